@@ -1,0 +1,42 @@
+"""Pure game rules for the play-by-email service: no I/O, no web, no database.
+
+Start with :func:`engine.registry.new_game`; the API is in :mod:`engine.core`.
+"""
+
+from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State, View
+from engine.errors import (
+    EngineError,
+    GameOverError,
+    IllegalMoveError,
+    NotationError,
+    NotYourTurnError,
+    OptionError,
+    PositionError,
+    UnknownGameError,
+)
+from engine.registry import game_class, names, new_game, register, state_from_json
+
+__all__ = [
+    "Cell",
+    "EngineError",
+    "Event",
+    "Game",
+    "GameOverError",
+    "Grid",
+    "IllegalMoveError",
+    "NotYourTurnError",
+    "NotationError",
+    "Option",
+    "OptionError",
+    "Outcome",
+    "PositionError",
+    "Resolution",
+    "State",
+    "UnknownGameError",
+    "View",
+    "game_class",
+    "names",
+    "new_game",
+    "register",
+    "state_from_json",
+]

@@ -1,0 +1,481 @@
+"""The one game API all five games implement.
+
+A :class:`Game` is a rule set bound to its options and player count. A :class:`State` is an
+immutable position of that game. The caller drives a game with four kinds of step:
+
+* **chance** — ``state.chance_outcomes()`` is non-empty: the caller picks one of those
+  equally likely outcomes (the service from its provably fair dice, tests from a seeded RNG)
+  and calls ``state.apply_chance(outcome)``;
+* **sequential** — ``state.simultaneous`` is false: the one seat in ``state.to_act`` plays
+  with ``state.play(seat, text)``;
+* **sealed** — ``state.simultaneous`` is true: every seat in ``state.to_act`` may
+  ``submit`` (and replace, or ``withdraw``) orders, validated at once against the position at
+  the start of the turn; ``state.resolve()`` then applies all of them together, giving
+  missing seats the game's default orders (C-4);
+* **over** — ``state.outcome`` is set.
+
+Every step returns a :class:`Resolution`: the new state and the events a notification can
+narrate. Anything meant for a player leaves the engine through ``state.view(seat)``, which
+never shows another seat's sealed orders.
+
+Actions are each game's own frozen values. Texts are validated by ``parse``; action values
+(from ``parse`` or ``legal_actions``) are trusted as legal.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from engine.errors import (
+    GameOverError,
+    IllegalMoveError,
+    NotationError,
+    NotYourTurnError,
+    OptionError,
+    PositionError,
+)
+
+__all__ = [
+    "Cell",
+    "Event",
+    "Game",
+    "Grid",
+    "Option",
+    "Outcome",
+    "Resolution",
+    "State",
+    "View",
+]
+
+Action = Any
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its default and the values it may take."""
+
+    default: str
+    choices: tuple[str, ...]
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened in a step, told in words a result email can use.
+
+    ``kind`` is a short machine tag (``move``, ``capture``, ``roll``, ``push``...);
+    ``seat`` the seat it is about, if any.
+    """
+
+    text: str
+    kind: str = "info"
+    seat: int | None = None
+
+    def to_json(self) -> JSON:
+        return {"text": self.text, "kind": self.kind, "seat": self.seat}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Event:
+        return cls(text=data["text"], kind=data.get("kind", "info"), seat=data.get("seat"))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: a finishing place per seat (1 = first, equal places tie).
+
+    >>> Outcome.win(0, 2, "White crossed (EPA-9)").result
+    '1-0'
+    >>> Outcome.draw(2, "threefold repetition (EPA-11)").points
+    (0.5, 0.5)
+    """
+
+    places: tuple[int, ...]
+    reason: str
+
+    @classmethod
+    def win(cls, winner: int, players: int, reason: str) -> Outcome:
+        return cls(tuple(1 if seat == winner else 2 for seat in range(players)), reason)
+
+    @classmethod
+    def draw(cls, players: int, reason: str) -> Outcome:
+        return cls((1,) * players, reason)
+
+    @classmethod
+    def by_scores(cls, scores: Sequence[float], reason: str) -> Outcome:
+        """Places from scores, higher is better; equal scores share a place."""
+        return cls(tuple(1 + sum(other > mine for other in scores) for mine in scores), reason)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(seat for seat, place in enumerate(self.places) if place == 1)
+
+    @property
+    def is_draw(self) -> bool:
+        return len(self.winners) == len(self.places)
+
+    @property
+    def points(self) -> tuple[float, ...]:
+        """1 shared among the seats in first place, 0 for the rest."""
+        share = 1 / len(self.winners)
+        return tuple(share if place == 1 else 0.0 for place in self.places)
+
+    @property
+    def result(self) -> str:
+        """PGN-like: ``1-0``, ``0-1``, ``1/2-1/2``; with more seats the places, ``1-3-2``."""
+        if len(self.places) == 2:
+            return {(1, 2): "1-0", (2, 1): "0-1", (1, 1): "1/2-1/2"}[
+                (self.places[0], self.places[1])
+            ]
+        return "-".join(str(place) for place in self.places)
+
+    def to_json(self) -> JSON:
+        return {"places": list(self.places), "reason": self.reason, "result": self.result}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        return cls(tuple(data["places"]), data["reason"])
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One square of a board picture for HTML: what stands there and how to shade it."""
+
+    square: str
+    text: str = ""
+    style: str = ""
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A board picture for HTML: rows from the top as the viewer sees it."""
+
+    files: tuple[str, ...]
+    ranks: tuple[str, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+    legend: tuple[tuple[str, str], ...] = ()
+
+    def to_json(self) -> JSON:
+        return {
+            "files": list(self.files),
+            "ranks": list(self.ranks),
+            "rows": [[dataclasses.asdict(cell) for cell in row] for row in self.rows],
+            "legend": [list(item) for item in self.legend],
+        }
+
+
+@dataclass(frozen=True)
+class View:
+    """What one viewer (a seat, or ``None`` for a spectator) may see of a state."""
+
+    game: str
+    title: str
+    options: Mapping[str, str]
+    viewer: int | None
+    seat_names: tuple[str, ...]
+    position: str
+    status: str
+    to_act: tuple[int, ...]
+    simultaneous: bool
+    awaiting_chance: bool
+    submitted: tuple[int, ...]
+    own_orders: str | None
+    examples: tuple[str, ...]
+    info: tuple[str, ...]
+    ascii: str
+    grid: Grid
+    outcome: Outcome | None
+
+    def to_json(self) -> JSON:
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        data["options"] = dict(self.options)
+        data["grid"] = self.grid.to_json()
+        data["outcome"] = self.outcome.to_json() if self.outcome else None
+        for key in ("seat_names", "to_act", "submitted", "examples", "info"):
+            data[key] = list(data[key])
+        return data
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The result of one step: the new state and what happened, in order."""
+
+    state: State
+    events: tuple[Event, ...] = ()
+
+
+class Game(ABC):
+    """A rule set bound to options and a player count; an immutable value.
+
+    Subclasses set ``name``, ``title``, ``player_counts`` and ``OPTIONS`` and implement
+    :meth:`initial_state`, :meth:`parse_position` and :meth:`state_from_json`.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    player_counts: ClassVar[tuple[int, ...]] = (2,)
+    OPTIONS: ClassVar[Mapping[str, Option]] = {}
+
+    def __init__(self, options: Mapping[str, str] | None = None, players: int | None = None):
+        self._options = self._normalise_options(options or {})
+        self._players = self.player_counts[0] if players is None else players
+        if self._players not in self.player_counts:
+            counts = ", ".join(str(n) for n in self.player_counts)
+            raise OptionError(
+                f"players={self._players}", f"{self.title} is played by {counts} players"
+            )
+
+    @classmethod
+    def _normalise_options(cls, given: Mapping[str, str]) -> dict[str, str]:
+        options = {key: spec.default for key, spec in cls.OPTIONS.items()}
+        for raw_key, raw_value in given.items():
+            key, value = str(raw_key).strip().lower(), str(raw_value).strip().lower()
+            spec = cls.OPTIONS.get(key)
+            if spec is None:
+                known = [f"{k}=<{'|'.join(s.choices)}>" for k, s in cls.OPTIONS.items()]
+                reason = f"{cls.title} has no option {key!r}"
+                raise OptionError(f"{key}={value}", reason, valid=known)
+            if value not in spec.choices:
+                reason = f"option {key!r} of {cls.title} takes one of the listed values"
+                raise OptionError(f"{key}={value}", reason, valid=spec.choices)
+            options[key] = value
+        return options
+
+    @property
+    def options(self) -> Mapping[str, str]:
+        return dict(self._options)
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return tuple(f"Player {seat + 1}" for seat in range(self.players))
+
+    def option(self, key: str) -> str:
+        return self._options[key]
+
+    @abstractmethod
+    def initial_state(self) -> State:
+        """The position before the first step (which may be a chance step)."""
+
+    @abstractmethod
+    def parse_position(self, text: str) -> State:
+        """The state described by a position string (C-3); raises PositionError."""
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        """The inverse of ``State.to_json``; raises PositionError on bad data."""
+
+    def to_json(self) -> JSON:
+        return {"game": self.name, "options": self.options, "players": self.players}
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Game)
+            and (self.name, self._options, self._players)
+            == (other.name, other._options, other._players)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self._options.items())), self._players))
+
+    def __repr__(self) -> str:
+        options = ", ".join(f"{k}={v}" for k, v in self._options.items())
+        return f"<{type(self).__name__} players={self._players} {options}>"
+
+
+class State(ABC):
+    """An immutable position. Game states are frozen dataclasses deriving from this.
+
+    Sealed-turn games keep submitted orders in a ``pending`` field: a tuple of
+    ``(seat, action)`` pairs sorted by seat. It is part of the state (and of its JSON, which
+    the service stores) but never of another seat's view or of the position string.
+    """
+
+    game: Game
+    simultaneous: ClassVar[bool] = False
+    pending: tuple[tuple[int, Action], ...] = ()
+
+    # -- who acts ------------------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that owe an action now; empty while a chance step is due or when over."""
+
+    @property
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def chance_outcomes(self) -> tuple[str, ...]:
+        """Equally likely outcomes of the chance step due now; empty if none is due."""
+        return ()
+
+    def apply_chance(self, outcome: str) -> Resolution:
+        raise IllegalMoveError(outcome, "no chance step is due")
+
+    # -- notation ------------------------------------------------------------------------
+
+    @abstractmethod
+    def parse(self, seat: int, text: str) -> Action:
+        """Read and validate one seat's move or orders: NotationError or IllegalMoveError."""
+
+    @abstractmethod
+    def format(self, action: Action) -> str:
+        """The canonical text of an action; ``parse(seat, format(a)) == a``."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """Every legal action of ``seat`` (sealed games may list a large but finite set)."""
+
+    def random_action(self, seat: int, rng: random.Random) -> Action:
+        """A uniformly drawn legal action (override where listing them all is slow)."""
+        return rng.choice(list(self.legal_actions(seat)))
+
+    def examples(self, seat: int, count: int = 5) -> tuple[str, ...]:
+        """A few valid inputs for ``seat`` here, for help and error messages."""
+        if seat not in self.to_act:
+            return ()
+        actions = list(self.legal_actions(seat))
+        step = max(1, len(actions) // count)
+        return tuple(self.format(action) for action in actions[::step][:count])
+
+    # -- stepping ------------------------------------------------------------------------
+
+    @abstractmethod
+    def _resolve(self, actions: Mapping[int, Action]) -> Resolution:
+        """Apply one action from every seat in ``to_act`` (already validated)."""
+
+    def default_action(self, seat: int) -> Action:
+        """The orders a sealed-turn seat gets when it misses the deadline (C-4)."""
+        raise IllegalMoveError("", f"{self.game.title} has no default orders")
+
+    def _action(self, seat: int, action: Action | str) -> Action:
+        self._check_turn(seat, action)
+        return self.parse(seat, action) if isinstance(action, str) else action
+
+    def _check_turn(self, seat: int, action: Action | str) -> None:
+        text = action if isinstance(action, str) else self.format(action)
+        if self.is_over:
+            raise GameOverError(text, "the game has ended")
+        if seat not in self.to_act:
+            reason = f"{self.game.seat_names[seat]} has nothing to play now; {self.status(seat)}"
+            raise NotYourTurnError(text, reason)
+
+    def play(self, seat: int, action: Action | str) -> Resolution:
+        """Sequential games: apply one seat's move."""
+        if self.simultaneous:
+            raise IllegalMoveError(str(action), "orders are sealed: submit them, then resolve")
+        return self._resolve({seat: self._action(seat, action)})
+
+    def submit(self, seat: int, action: Action | str) -> Self:
+        """Sealed games: record (or replace) one seat's orders for this turn."""
+        if not self.simultaneous:
+            raise IllegalMoveError(str(action), "this game is not played in sealed turns")
+        chosen = self._action(seat, action)
+        others = tuple(item for item in self.pending if item[0] != seat)
+        return dataclasses.replace(  # type: ignore[type-var]
+            self, pending=tuple(sorted((*others, (seat, chosen)), key=lambda item: item[0]))
+        )
+
+    def withdraw(self, seat: int) -> Self:
+        """Sealed games: take back one seat's orders."""
+        remaining = tuple(item for item in self.pending if item[0] != seat)
+        return dataclasses.replace(self, pending=remaining)  # type: ignore[type-var]
+
+    def submitted(self) -> tuple[int, ...]:
+        return tuple(seat for seat, _ in self.pending)
+
+    def orders_of(self, seat: int) -> Action | None:
+        return dict(self.pending).get(seat)
+
+    def resolve(self) -> Resolution:
+        """Sealed games: apply everyone's orders at once, defaults for missing seats."""
+        if self.is_over:
+            raise GameOverError("", "the game has ended")
+        given = dict(self.pending)
+        actions = {seat: given.get(seat, self.default_action(seat)) for seat in self.to_act}
+        return dataclasses.replace(self, pending=())._resolve(actions)  # type: ignore[type-var]
+
+    # -- output --------------------------------------------------------------------------
+
+    @abstractmethod
+    def position(self) -> str:
+        """The one-line position string (C-3): the public position only."""
+
+    @abstractmethod
+    def ascii(self, viewer: int | None = None) -> str:
+        """The board as monospaced text, at most 80 columns."""
+
+    @abstractmethod
+    def grid(self, viewer: int | None = None) -> Grid:
+        """The board as cells, for HTML."""
+
+    def info(self, viewer: int | None = None) -> tuple[str, ...]:
+        """Extra lines under the board (scores, supplies, dice...)."""
+        return ()
+
+    def status(self, viewer: int | None = None) -> str:
+        """One line: whose turn it is, or how the game ended."""
+        names = self.game.seat_names
+        if self.outcome:
+            return f"Game over: {self.outcome.result} ({self.outcome.reason})"
+        if self.chance_outcomes():
+            return "Waiting for the dice"
+        if self.simultaneous:
+            return "Orders due from " + " and ".join(names[seat] for seat in self.to_act)
+        return " and ".join(names[seat] for seat in self.to_act) + " to move"
+
+    def view(self, viewer: int | None = None) -> View:
+        """Everything ``viewer`` may see; the only way state leaves the engine."""
+        own = self.orders_of(viewer) if viewer is not None else None
+        return View(
+            game=self.game.name,
+            title=self.game.title,
+            options=self.game.options,
+            viewer=viewer,
+            seat_names=self.game.seat_names,
+            position=self.position(),
+            status=self.status(viewer),
+            to_act=self.to_act,
+            simultaneous=self.simultaneous,
+            awaiting_chance=bool(self.chance_outcomes()),
+            submitted=self.submitted(),
+            own_orders=None if own is None else self.format(own),
+            examples=self.examples(viewer) if viewer is not None else (),
+            info=self.info(viewer),
+            ascii=self.ascii(viewer),
+            grid=self.grid(viewer),
+            outcome=self.outcome,
+        )
+
+    # -- storage -------------------------------------------------------------------------
+
+    @abstractmethod
+    def to_json(self) -> JSON:
+        """Everything needed to restore this exact state (the service stores it)."""
+
+    def _pending_json(self) -> list[list[Any]]:
+        return [[seat, self.format(action)] for seat, action in self.pending]
+
+    def _with_pending_json(self, rows: Sequence[Sequence[Any]]) -> Self:
+        """Re-read stored sealed orders against this (start-of-turn) state."""
+        try:
+            pending = tuple((int(seat), self.parse(int(seat), text)) for seat, text in rows)
+        except (NotationError, IllegalMoveError) as error:
+            raise PositionError(str(rows), f"stored orders no longer read: {error}") from error
+        return dataclasses.replace(self, pending=pending)  # type: ignore[type-var]
+

@@ -1,0 +1,1 @@
+"""One module per game; each registers its Game class with ``engine.registry.register``."""

@@ -1,0 +1,1 @@
+"""The correspondence server: storage, API, workers and mail around the pure engine."""

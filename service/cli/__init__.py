@@ -1,0 +1,15 @@
+"""``pbem``: the one command-line entry point, with subcommands grouped by area."""
+
+from __future__ import annotations
+
+import click
+
+from service.cli.engine import engine_group
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """Play-by-email game service."""
+
+
+main.add_command(engine_group)
