@@ -278,10 +278,10 @@ class Game(ABC):
         return {"game": self.name, "options": self.options, "players": self.players}
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Game)
-            and (self.name, self._options, self._players)
-            == (other.name, other._options, other._players)
+        return isinstance(other, Game) and (self.name, self._options, self._players) == (
+            other.name,
+            other._options,
+            other._players,
         )
 
     def __hash__(self) -> int:
@@ -478,4 +478,3 @@ class State(ABC):
         except (NotationError, IllegalMoveError) as error:
             raise PositionError(str(rows), f"stored orders no longer read: {error}") from error
         return dataclasses.replace(self, pending=pending)  # type: ignore[type-var]
-

@@ -50,7 +50,9 @@ def game_class(name: str) -> type[Game]:
     return _GAMES[key]
 
 
-def new_game(name: str, options: Mapping[str, str] | None = None, players: int | None = None) -> Game:
+def new_game(
+    name: str, options: Mapping[str, str] | None = None, players: int | None = None
+) -> Game:
     """A game bound to options and a player count; raises UnknownGameError or OptionError."""
     return game_class(name)(options, players)
 

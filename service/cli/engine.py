@@ -33,7 +33,10 @@ def game_arguments(command: Callable[..., Any]) -> Callable[..., Any]:
     @click.option("--position", default=None, metavar="POS", help="A position string.")
     @wraps(command)
     def wrapper(
-        game_name: str, options: tuple[str, ...], players: int | None, position: str | None,
+        game_name: str,
+        options: tuple[str, ...],
+        players: int | None,
+        position: str | None,
         **kwargs: Any,
     ) -> Any:
         with player_errors():
@@ -112,7 +115,9 @@ def show_command(game: Game, state: State) -> None:
 def resolve_command(game: Game, state: State, orders: tuple[str, ...]) -> None:
     """Play one turn from a position: sealed orders per seat, or one seat's move."""
     with player_errors():
-        given = [(seat_of(game, seat), text) for seat, _, text in (o.partition("=") for o in orders)]
+        given = [
+            (seat_of(game, seat), text) for seat, _, text in (o.partition("=") for o in orders)
+        ]
         if state.simultaneous:
             for seat, text in given:
                 state = state.submit(seat, text)

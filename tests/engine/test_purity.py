@@ -9,8 +9,20 @@ import pytest
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 FORBIDDEN = {
-    "flask", "sqlalchemy", "celery", "kombu", "redis", "smtplib", "socket", "jinja2",
-    "service", "workers", "requests", "urllib", "subprocess", "psycopg",
+    "flask",
+    "sqlalchemy",
+    "celery",
+    "kombu",
+    "redis",
+    "smtplib",
+    "socket",
+    "jinja2",
+    "service",
+    "workers",
+    "requests",
+    "urllib",
+    "subprocess",
+    "psycopg",
 }
 
 
