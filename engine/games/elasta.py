@@ -1,0 +1,539 @@
+"""Elasta (Michail Antonow, 2003): rules ELA-1..ELA-14 of ``shared/rules/elasta.md``.
+
+Both players secretly assign their chips 0-7 to the files a-h; in every file the higher chip
+pushes the battle-line stick one square toward the enemy, then the rubber band contracts until
+no two neighbouring sticks are more than two squares apart.
+
+>>> state = Elasta().initial_state().submit(0, "01234567").submit(1, "7 6 5 4 3 2 1 0")
+>>> after = state.resolve().state
+>>> after.position()
+'33335555 2 0'
+>>> contract((2, 2, 4, 6, 2, 5, 5, 2))[-1]
+(2, 2, 4, 5, 3, 4, 4, 3)
+
+Decisions not in the rule book:
+
+* The position string (ELA-14) accepts any heights 0-8, also neighbours more than two apart, so
+  the original's diagrams (the pushes before contraction, ``22462552 3 0``) can be shown; the
+  next resolution contracts them. Ten space-separated heights-and-counters are read as well
+  (``2 2 4 6 2 5 5 2 3 0``); the canonical form is ``22462552 3 0``. The unchanged-turn count
+  runs 0-10 and cannot exceed the turns already played (turn number - 1).
+* The turn number is that of the turn about to be played; it starts at 1.
+* A state read from a position string has no revealed assignments, so both default orders are
+  ``01234567`` there (ELA-12); the last assignments live in the JSON state only.
+* A stick that moves by contraction counts as moved for ELA-11, so a turn is unchanged only if
+  every height after contraction equals the height before the turn.
+* The picture is the same for both seats: rank 1 (White) at the bottom, as in C-1.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import itertools
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Cell, Event, Game, Grid, Outcome, Resolution, State
+from engine.errors import GameOverError, NotationError, PositionError
+from engine.notation import split_orders
+from engine.registry import register
+
+__all__ = ["Elasta", "ElastaState", "contract", "read_orders", "rubber_band_pass"]
+
+Heights = tuple[int, ...]
+Assignment = tuple[int, ...]
+
+FILES = "abcdefgh"
+CHIPS = range(8)
+TOP = 8
+MAX_GAP = 2
+DRAW_AFTER_UNCHANGED = 10
+START: Heights = (4,) * len(FILES)
+FIRST_DEFAULT: Assignment = tuple(CHIPS)
+WHITE, BLACK = 0, 1
+SEATS = ("White", "Black")
+
+DIGITS = "0123456789"
+_PAIRS = re.compile(r"(?:[a-z][0-9])+")
+_PAIR = re.compile(r"([a-z])([0-9])")
+_NUMBER = re.compile(r"[0-9]+")
+_FORMS = "eight chips for files a..h like 01472653, or file+chip pairs like a0 b1 c4 d7 ..."
+
+
+@functools.cache
+def all_assignments() -> tuple[Assignment, ...]:
+    """The 40,320 ways to lay the chips 0-7 on the files a-h (ELA-5)."""
+    return tuple(itertools.permutations(CHIPS))
+
+
+# -- the rubber band (ELA-7, ELA-8) ---------------------------------------------------------
+
+
+def _sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+def rubber_band_pass(heights: Heights) -> Heights:
+    """One contraction pass (ELA-7): every over-stretched pair pulls its ends one square together.
+
+    A stick moves at most one square: pulls in the same direction count once, opposite ones
+    cancel.
+
+    >>> rubber_band_pass((2, 2, 4, 6, 2, 5, 5, 2))
+    (2, 2, 4, 5, 3, 4, 4, 3)
+    >>> rubber_band_pass((0, 3, 6))
+    (1, 3, 5)
+    """
+    pulls = [0] * len(heights)
+    for left in range(len(heights) - 1):
+        gap = heights[left + 1] - heights[left]
+        if abs(gap) > MAX_GAP:
+            pulls[left] += _sign(gap)
+            pulls[left + 1] -= _sign(gap)
+    return tuple(height + _sign(pull) for height, pull in zip(heights, pulls, strict=True))
+
+
+def is_contracted(heights: Heights) -> bool:
+    return all(abs(b - a) <= MAX_GAP for a, b in itertools.pairwise(heights))
+
+
+def contract(heights: Heights) -> tuple[Heights, ...]:
+    """The heights after each pass, repeated until no gap exceeds 2 (ELA-8); () if none is due.
+
+    >>> contract((6, 2, 3, 4, 1, 4, 6, 6))
+    ((5, 3, 3, 3, 2, 3, 6, 6), (5, 3, 3, 3, 2, 4, 5, 6))
+    """
+    passes: list[Heights] = []
+    while not is_contracted(heights):
+        heights = rubber_band_pass(heights)
+        passes.append(heights)
+    return tuple(passes)
+
+
+# -- notation (ELA-13, ELA-14) --------------------------------------------------------------
+
+
+def format_orders(assignment: Assignment) -> str:
+    return "".join(str(chip) for chip in assignment)
+
+
+def read_orders(text: str) -> Assignment:
+    """Chips for files a..h from either form of ELA-13; NotationError naming the problem.
+
+    >>> read_orders("0 1 4 7 2 6 5 3") == read_orders("h3 g5 f6 e2 d7 c4 b1 a0")
+    True
+    >>> read_orders("01472663")
+    Traceback (most recent call last):
+    ...
+    engine.errors.NotationError: cannot read '01472663': chip 6 is given twice and chip 5 is \
+missing; each chip 0-7 is used exactly once (ELA-13)
+    """
+    words = split_orders(text.lower())
+    if not words:
+        raise NotationError(text, f"no orders found: write {_FORMS}", rule="ELA-13")
+    if any(char.isalpha() for word in words for char in word):
+        return _read_pairs(text, words)
+    return _read_digits(text, "".join(words))
+
+
+def _read_digits(text: str, digits: str) -> Assignment:
+    for char in digits:
+        if char not in DIGITS:
+            reason = f"{char!r} is not a chip number; write {_FORMS}"
+            raise NotationError(text, reason, rule="ELA-13")
+    chips = [int(char) for char in digits]
+    _check_chip_numbers(text, chips)
+    problems = _chip_problems(chips)
+    if len(chips) != len(FILES):
+        count = f"{len(chips)} chips given, but each of the 8 files a..h needs one"
+        problems = [count, *problems]
+    _raise_if(text, problems)
+    return tuple(chips)
+
+
+def _read_pairs(text: str, words: Sequence[str]) -> Assignment:
+    chip_of: dict[str, int] = {}
+    problems: list[str] = []
+    for word in words:
+        if not _PAIRS.fullmatch(word):
+            reason = f"{word!r} is not a file letter a-h followed by a chip 0-7, like c4"
+            raise NotationError(text, reason, rule="ELA-13")
+        for file, digit in _PAIR.findall(word):
+            if file not in FILES:
+                reason = f"there is no file {file}: files run a to h"
+                raise NotationError(text, reason, rule="ELA-13")
+            _check_chip_numbers(text, [int(digit)])
+            if file in chip_of and f"file {file} is given twice" not in problems:
+                problems.append(f"file {file} is given twice")
+            chip_of.setdefault(file, int(digit))
+    missing = [file for file in FILES if file not in chip_of]
+    if missing:
+        problems.append(f"{_names('file', missing)} {_has(missing)} no chip")
+    if not problems:
+        problems = _chip_problems(list(chip_of.values()))
+    _raise_if(text, problems)
+    return tuple(chip_of[file] for file in FILES)
+
+
+def _check_chip_numbers(text: str, chips: Sequence[int]) -> None:
+    too_high = sorted({chip for chip in chips if chip not in CHIPS})
+    if too_high:
+        reason = f"there is no {_names('chip', too_high)}: chips are numbered 0 to 7"
+        raise NotationError(text, reason, rule="ELA-13")
+
+
+def _chip_problems(chips: Sequence[int]) -> list[str]:
+    repeated = [chip for chip in CHIPS if chips.count(chip) > 1]
+    missing = [chip for chip in CHIPS if chip not in chips]
+    problems = []
+    if repeated:
+        problems.append(f"{_names('chip', repeated)} {_is(repeated)} given twice")
+    if missing:
+        problems.append(f"{_names('chip', missing)} {_is(missing)} missing")
+    return [" and ".join(problems) + "; each chip 0-7 is used exactly once"] if problems else []
+
+
+def _raise_if(text: str, problems: Sequence[str]) -> None:
+    if problems:
+        raise NotationError(text, "; ".join(problems), rule="ELA-13")
+
+
+def _names(noun: str, items: Sequence[object]) -> str:
+    """``chip 3``, ``chips 3 and 5``, ``files a, b and c``."""
+    words = [str(item) for item in items]
+    if len(words) == 1:
+        return f"{noun} {words[0]}"
+    return f"{noun}s {', '.join(words[:-1])} and {words[-1]}"
+
+
+def _is(items: Sequence[object]) -> str:
+    return "is" if len(items) == 1 else "are"
+
+
+def _has(items: Sequence[object]) -> str:
+    return "has" if len(items) == 1 else "have"
+
+
+def _read_position(text: str) -> tuple[Heights, int, int]:
+    words = text.split()
+    if len(words) == len(FILES) + 2:
+        words = ["".join(words[: len(FILES)]), *words[len(FILES) :]]
+    example = "e.g. 44444444 1 0"
+    if len(words) != 3:
+        reason = f"write the eight heights a..h, the turn number and the unchanged count, {example}"
+        raise PositionError(text, reason, rule="ELA-14")
+    line, turn_text, unchanged_text = words
+    if len(line) != len(FILES) or not _NUMBER.fullmatch(line):
+        reason = f"{line!r} is not eight heights, one digit 0-8 for each file a..h"
+        raise PositionError(text, reason, rule="ELA-14")
+    heights = tuple(int(char) for char in line)
+    if max(heights) > TOP:
+        reason = f"height {max(heights)} is off the board: a stick stands at 0 to 8"
+        raise PositionError(text, reason, rule="ELA-2")
+    if not _NUMBER.fullmatch(turn_text) or int(turn_text) < 1:
+        reason = f"the turn number {turn_text!r} must be a whole number from 1"
+        raise PositionError(text, reason, rule="ELA-14")
+    turn = int(turn_text)
+    limit = min(DRAW_AFTER_UNCHANGED, turn - 1)
+    if not _NUMBER.fullmatch(unchanged_text) or int(unchanged_text) > limit:
+        reason = f"the unchanged-turn count {unchanged_text!r} must be 0 to {limit} on turn {turn}"
+        raise PositionError(text, reason, rule="ELA-11")
+    return heights, turn, int(unchanged_text)
+
+
+# -- the game -------------------------------------------------------------------------------
+
+
+@register
+class Elasta(Game):
+    """Elasta for two players, White (rank 1) and Black (rank 8); no options (ELA-15)."""
+
+    name = "elasta"
+    title = "Elasta"
+    player_counts = (2,)
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return SEATS
+
+    def initial_state(self) -> ElastaState:
+        return ElastaState(self)
+
+    def parse_position(self, text: str) -> ElastaState:
+        heights, turn, unchanged = _read_position(text)
+        return ElastaState(self, heights, turn, unchanged)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> ElastaState:
+        try:
+            state = self.parse_position(data["position"])
+            previous = data["previous"]
+            pending = data["pending"]
+        except KeyError as missing:
+            raise PositionError(str(dict(data))[:80], f"stored state lacks {missing}") from None
+        if previous is not None:
+            try:
+                white, black = (read_orders(text) for text in previous)
+            except (NotationError, ValueError) as error:
+                reason = f"stored last orders do not read: {error}"
+                raise PositionError(str(previous), reason) from None
+            state = dataclasses.replace(state, previous=(white, black))
+        return state._with_pending_json(pending)
+
+
+@dataclass(frozen=True)
+class ElastaState(State):
+    """Stick heights a..h, the turn about to be played, the unchanged-turn count (ELA-11) and
+    both players' assignments of the last turn (public once revealed; ELA-12 defaults)."""
+
+    game: Elasta
+    heights: Heights = START
+    turn: int = 1
+    unchanged: int = 0
+    previous: tuple[Assignment, Assignment] | None = None
+    pending: tuple[tuple[int, Assignment], ...] = ()
+    simultaneous = True
+
+    # -- who acts --------------------------------------------------------------------------
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.is_over else (WHITE, BLACK)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        white_files = [FILES[i] for i, height in enumerate(self.heights) if height == TOP]
+        black_files = [FILES[i] for i, height in enumerate(self.heights) if height == 0]
+        if white_files and black_files:
+            return Outcome.draw(2, "both ground lines reached in the same turn (ELA-10)")
+        if white_files:
+            reason = f"the battle line reached Black's ground line in {_files(white_files)}"
+            return Outcome.win(WHITE, 2, reason + " (ELA-10)")
+        if black_files:
+            reason = f"the battle line reached White's ground line in {_files(black_files)}"
+            return Outcome.win(BLACK, 2, reason + " (ELA-10)")
+        if self.unchanged >= DRAW_AFTER_UNCHANGED:
+            reason = "ten turns in a row left every stick where it was (ELA-11)"
+            return Outcome.draw(2, reason)
+        return None
+
+    # -- notation --------------------------------------------------------------------------
+
+    def parse(self, seat: int, text: str) -> Assignment:
+        if self.is_over:
+            raise GameOverError(text, "the game has ended")
+        return read_orders(text)
+
+    def format(self, action: Assignment) -> str:
+        return format_orders(action)
+
+    def legal_actions(self, seat: int) -> Sequence[Assignment]:
+        return () if self.is_over else all_assignments()
+
+    def random_action(self, seat: int, rng: random.Random) -> Assignment:
+        return tuple(rng.sample(CHIPS, len(CHIPS)))
+
+    def examples(self, seat: int, count: int = 5) -> tuple[str, ...]:
+        if seat not in self.to_act:
+            return ()
+        default = self.default_action(seat)
+        shown = [
+            format_orders(default),
+            " ".join(str(chip) for chip in reversed(default)),
+            "a0 b1 c4 d7 e2 f6 g5 h3",
+            "34251607",
+            "h0 g1 f2 e3 d4 c5 b6 a7",
+        ]
+        return tuple(shown[:count])
+
+    # -- stepping --------------------------------------------------------------------------
+
+    def default_action(self, seat: int) -> Assignment:
+        """ELA-12: the previous turn's assignment, ``01234567`` on the first turn."""
+        return FIRST_DEFAULT if self.previous is None else self.previous[seat]
+
+    def _resolve(self, actions: Mapping[int, Assignment]) -> Resolution:
+        white, black = actions[WHITE], actions[BLACK]
+        revealed = f"White {format_orders(white)}, Black {format_orders(black)}"
+        events = [Event(f"turn {self.turn} chips revealed (files a..h): {revealed}", "reveal")]
+        pushed = []
+        for file, height, white_chip, black_chip in zip(
+            FILES, self.heights, white, black, strict=True
+        ):
+            new_height, text = _push(height, white_chip, black_chip)
+            pushed.append(new_height)
+            events.append(Event(f"file {file}: {text}", "push", _winner(white_chip, black_chip)))
+        heights = tuple(pushed)
+        for number, after in enumerate(contract(heights), start=1):
+            events.append(Event(_pass_text(number, heights, after), "contract"))
+            heights = after
+        unchanged = self.unchanged + 1 if heights == self.heights else 0
+        state = ElastaState(self.game, heights, self.turn + 1, unchanged, (white, black))
+        events.append(Event(_line_text(heights, unchanged), "line"))
+        if state.outcome:
+            events.append(Event(f"game over: {state.outcome.reason}", "end"))
+        return Resolution(state, tuple(events))
+
+    # -- output ----------------------------------------------------------------------------
+
+    def position(self) -> str:
+        return f"{''.join(map(str, self.heights))} {self.turn} {self.unchanged}"
+
+    def status(self, viewer: int | None = None) -> str:
+        if self.outcome:
+            return super().status(viewer)
+        sent = self.submitted()
+        if not sent:
+            return f"Turn {self.turn}: orders due from White and Black"
+        if len(sent) == len(SEATS):
+            return f"Turn {self.turn}: both players have sent orders"
+        return (
+            f"Turn {self.turn}: {SEATS[sent[0]]} has sent orders, waiting for {SEATS[1 - sent[0]]}"
+        )
+
+    def ascii(self, viewer: int | None = None) -> str:
+        """Ranks 8..1 with the border lines between them; a stick is ``===`` on its border.
+
+        >>> print(Elasta().parse_position("22462552 3 0").ascii())  # doctest: +ELLIPSIS
+                         Black (rank 8)
+                a   b   c   d   e   f   g   h
+              +---------------------------------+
+              |                                 |
+            8 |  #   #   #   #   #   #   #   #  | 8
+        ...
+            6 |  #   #   #   .   #   #   #   #  | 6
+              |                     === ===     |
+            5 |  #   #   #   .   #   .   .   #  | 5
+        ...
+        """
+        files_line = "        " + "   ".join(FILES)
+        edge = "      +" + "-" * 33 + "+"
+        lines = [" " * 17 + "Black (rank 8)", files_line, edge, self._border_row(TOP)]
+        for rank in range(TOP, 0, -1):
+            cells = ["." if rank <= height else "#" for height in self.heights]
+            lines.append(f"    {rank} |  " + "   ".join(cells) + f"  | {rank}")
+            lines.append(self._border_row(rank - 1))
+        lines += [edge, files_line, " " * 17 + "White (rank 1)"]
+        lines.append("  . White's side   # Black's side   === battle line (stick)")
+        return "\n".join(lines)
+
+    def _border_row(self, border: int) -> str:
+        marks = ["===" if height == border else "   " for height in self.heights]
+        return "      | " + " ".join(marks) + " |"
+
+    def grid(self, viewer: int | None = None) -> Grid:
+        rows = []
+        for rank in range(TOP, 0, -1):
+            row = []
+            for file, height in zip(FILES, self.heights, strict=True):
+                side, style = ("White", "white-side") if rank <= height else ("Black", "black-side")
+                title = f"{file}{rank}: {side}'s side; {_stick_title(file, height)}"
+                row.append(Cell(f"{file}{rank}", "", style, title))
+            rows.append(tuple(row))
+        legend = (("white-side", "White's side of the battle line"), ("black-side", "Black's side"))
+        ranks = tuple(str(rank) for rank in range(TOP, 0, -1))
+        return Grid(tuple(FILES), ranks, tuple(rows), legend)
+
+    def info(self, viewer: int | None = None) -> tuple[str, ...]:
+        lines = [
+            f"Turn {self.turn}. Battle line (ranks on White's side): {_line(self.heights)}",
+            f"Turns in a row with no stick moved: {self.unchanged} (ten make a draw, ELA-11)",
+        ]
+        if self.previous is not None:
+            white, black = self.previous
+            table = [(f"Chips of turn {self.turn - 1}:", FILES), ("  White", white)]
+            table.append(("  Black", black))
+            width = max(len(label) for label, _ in table) + 2
+            lines += [label.ljust(width) + "  ".join(map(str, row)) for label, row in table]
+        if not self.is_over:
+            defaults = ", ".join(
+                f"{SEATS[seat]} {format_orders(self.default_action(seat))}" for seat in self.to_act
+            )
+            lines.append(f"Default orders if none arrive (ELA-12): {defaults}")
+        return tuple(lines)
+
+    # -- storage ---------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        previous = None if self.previous is None else [format_orders(a) for a in self.previous]
+        return {
+            **self.game.to_json(),
+            "position": self.position(),
+            "previous": previous,
+            "pending": self._pending_json(),
+        }
+
+
+# -- narration ------------------------------------------------------------------------------
+
+
+def _winner(white_chip: int, black_chip: int) -> int | None:
+    if white_chip == black_chip:
+        return None
+    return WHITE if white_chip > black_chip else BLACK
+
+
+def _push(height: int, white_chip: int, black_chip: int) -> tuple[int, str]:
+    """ELA-6: one square toward the loser's side, whatever the difference."""
+    if white_chip == black_chip:
+        return height, f"White {white_chip} ties Black {black_chip}, the stick stays at {height}"
+    if white_chip > black_chip:
+        text = f"White {white_chip} beats Black {black_chip}, the stick moves up to {height + 1}"
+        return height + 1, text
+    text = f"Black {black_chip} beats White {white_chip}, the stick moves down to {height - 1}"
+    return height - 1, text
+
+
+def _pass_text(number: int, before: Heights, after: Heights) -> str:
+    gaps = [
+        f"{FILES[i]}-{FILES[i + 1]} ({abs(before[i + 1] - before[i])})"
+        for i in range(len(before) - 1)
+        if abs(before[i + 1] - before[i]) > MAX_GAP
+    ]
+    moves = [
+        f"{file} {'up' if new > old else 'down'} to {new}"
+        for file, old, new in zip(FILES, before, after, strict=True)
+        if new != old
+    ]
+    held = [
+        FILES[i] for i in range(len(before)) if before[i] == after[i] and _pulled_both(before, i)
+    ]
+    text = f"rubber band pass {number}, stretched at {', '.join(gaps)}: {', '.join(moves)}"
+    if held:
+        text += f"; {_files(held)} held (pulled both ways)"
+    return text
+
+
+def _pulled_both(heights: Heights, index: int) -> bool:
+    pulls = {
+        _sign(heights[other] - heights[index])
+        for other in (index - 1, index + 1)
+        if 0 <= other < len(heights) and abs(heights[other] - heights[index]) > MAX_GAP
+    }
+    return pulls == {1, -1}
+
+
+def _line_text(heights: Heights, unchanged: int) -> str:
+    text = f"battle line now: {_line(heights)}"
+    if unchanged:
+        text += f" (no stick moved; {unchanged} such turn{'s' if unchanged > 1 else ''} in a row)"
+    return text
+
+
+def _line(heights: Heights) -> str:
+    return " ".join(f"{file}{height}" for file, height in zip(FILES, heights, strict=True))
+
+
+def _files(files: Sequence[str]) -> str:
+    return _names("file", files)
+
+
+def _stick_title(file: str, height: int) -> str:
+    if height == 0:
+        return f"stick {file} at 0, on White's ground line"
+    if height == TOP:
+        return f"stick {file} at 8, on Black's ground line"
+    return f"stick {file} at {height}, between {file}{height} and {file}{height + 1}"
