@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from service.cli.engine import engine_group
+from service.cli.mail import mail_group
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -13,3 +14,4 @@ def main() -> None:
 
 
 main.add_command(engine_group)
+main.add_command(mail_group)

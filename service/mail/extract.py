@@ -1,0 +1,523 @@
+"""What a player typed in a reply mail, and the facts the gateway needs about that mail.
+
+``extract_reply(raw)`` reads a raw RFC 5322 message; ``extract_text(body)`` reads a body alone.
+Both are pure and never raise on bad input: a mail we cannot read gives an empty text and a
+``problem`` saying why, so one hostile or broken mail costs one reply, not the gateway.
+
+How the typed text is cut out of a body, in order (each rule says why it exists):
+
+1. **Our own marker.** Every notification we send starts with ``REPLY_MARKER``; a reply ends at
+   the first line containing ``reply above this line`` (quoted or not, any decoration). This is
+   the rule that keeps a quoted board and the example moves of a notification from ever being
+   read as a move, even from clients that append the original without ``>`` (Outlook). When the
+   marker line is ``>``-quoted and nothing was typed above it, the player bottom-posted: the
+   unquoted lines below it are the reply.
+2. **Generic quote detection**, for replies whose marker was lost: ``>``-quoted lines are dropped
+   wherever they are (so bottom-posted and interleaved text survives); the reply ends at an
+   unquoted quote header: ``-----Original Message-----`` and its translations, an Outlook
+   ``From:``/``Sent:`` block (also split over lines and translated), an ``On ... wrote:``
+   attribution in many languages (also split over up to three lines) that is not followed by a
+   ``>`` quote, or a line of one of our ASCII boards (a last fence: no person types one).
+3. **Signatures and client boilerplate**: a ``--``/``__`` delimiter line, "Sent from my iPhone"
+   and its kin, a closing ("Thanks,", "Regards,") followed by a short name block, and a short
+   trailing contact block (e-mail, phone, web address).
+
+HTML-only mail is turned into text first; ``<blockquote>`` and the quote containers of Gmail,
+Thunderbird and Yahoo become ``>``-quoted lines, and the reply/forward header containers of
+Outlook (and any ``<hr>``) end the reply.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from email.message import Message
+from email.utils import parseaddr
+from html.parser import HTMLParser
+
+REPLY_MARKER = "## Reply ABOVE this line ##"
+"""The first line of every notification we send: everything from it on is ours, not the player's."""
+
+MAX_BODY_CHARS = 200_000
+"""A typed reply is short; reading more only gives a hostile mail more rope."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The typed text of one inbound mail plus what the gateway routes and filters on."""
+
+    text: str
+    sender: str = ""
+    subject: str = ""
+    message_id: str = ""
+    in_reply_to: str = ""
+    references: tuple[str, ...] = ()
+    automated: str = ""
+    """Why the mail looks machine-sent (auto-reply, bounce, bulk), or "" for a person."""
+    problem: str = ""
+    """Why no typed text was found, or "" when some was."""
+
+    @property
+    def is_automated(self) -> bool:
+        return bool(self.automated)
+
+
+def extract_reply(raw: bytes | str) -> Reply:
+    """The typed reply in a raw RFC 5322 message, with its routing facts."""
+    if not raw or not raw.strip():
+        return Reply("", problem="empty message")
+    # Mail from the internet is hostile: any failure inside the stdlib parser on a malformed
+    # message must become a reason, never an exception in the gateway.
+    try:
+        message = _parse(raw)
+        facts = _facts(message)
+        body = _body(message)
+    except Exception as exc:
+        return Reply("", problem=f"unreadable message: {type(exc).__name__}: {exc}")
+    if body is None:
+        return replace(facts, problem="no text part")
+    text = extract_text(body[0], html=body[1])
+    return replace(facts, text=text, problem="" if text else "nothing typed above the quoted text")
+
+
+def extract_text(body: str, *, html: bool = False) -> str:
+    """The typed reply in a decoded body (plain text, or HTML when ``html``)."""
+    text = html_to_text(body[:MAX_BODY_CHARS]) if html else body[:MAX_BODY_CHARS]
+    lines = _typed_lines(_clean_lines(text))
+    return "\n".join(lines).strip("\n")
+
+
+# --- MIME ------------------------------------------------------------------------------------
+
+
+def _parse(raw: bytes | str) -> Message:
+    if isinstance(raw, bytes):
+        return email.message_from_bytes(raw, policy=email.policy.default)
+    return email.message_from_string(raw, policy=email.policy.default)
+
+
+def _header(message: Message, name: str) -> str:
+    """A header's decoded value on one line; "" when absent or undecodable."""
+    try:
+        value = message.get(name)
+    except Exception:  # a malformed header must not cost the rest of the mail
+        return ""
+    return " ".join(str(value).split()) if value is not None else ""
+
+
+def _facts(message: Message) -> Reply:
+    """Everything but the text."""
+    sender = parseaddr(_header(message, "From"))[1].lower()
+    return Reply(
+        "",
+        sender=sender,
+        subject=_header(message, "Subject"),
+        message_id=_header(message, "Message-ID"),
+        in_reply_to=_header(message, "In-Reply-To"),
+        references=tuple(_header(message, "References").split()),
+        automated=_automated(message, sender),
+    )
+
+
+_AUTOREPLY_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Autoresponse", "X-Auto-Reply")
+_BULK_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
+
+
+def _automated(message: Message, sender: str) -> str:
+    """Why the headers say no person wrote this (RFC 3834 and common practice), or ""."""
+    submitted = _header(message, "Auto-Submitted").lower()
+    if submitted and submitted != "no":
+        return f"Auto-Submitted: {submitted}"
+    for name in _AUTOREPLY_HEADERS:
+        if _header(message, name):
+            return f"{name} header present"
+    precedence = _header(message, "Precedence").lower()
+    if precedence in _BULK_PRECEDENCE:
+        return f"Precedence: {precedence}"
+    if message.get_content_type() == "multipart/report":
+        return "multipart/report (a delivery or read report)"
+    if _header(message, "Return-Path") == "<>":
+        return "Return-Path: <> (a bounce)"
+    if sender.partition("@")[0] in {"mailer-daemon", "postmaster"}:
+        return f"sent by {sender}"
+    if _header(message, "List-Id") or _header(message, "List-Unsubscribe"):
+        return "mailing-list headers (List-Id/List-Unsubscribe)"
+    return ""
+
+
+def _leaf_parts(part: Message) -> Iterator[Message]:
+    """Non-container parts in order, not descending into attached messages (forwards)."""
+    if part.is_multipart():
+        for sub in part.get_payload():
+            if isinstance(sub, Message):
+                yield from _leaf_parts(sub)
+    elif part.get_content_maintype() != "message":
+        yield part
+
+
+def _body(message: Message) -> tuple[str, bool] | None:
+    """The first inline text/plain body, else the first text/html one: (text, is_html)."""
+    found: dict[str, str] = {}
+    for part in _leaf_parts(message):
+        kind = part.get_content_type()
+        wanted = kind in ("text/plain", "text/html") and kind not in found
+        if wanted and part.get_content_disposition() != "attachment":
+            found[kind] = _decode(part)
+    if found.get("text/plain", "").strip():
+        return found["text/plain"], False
+    if found.get("text/html", "").strip():
+        return found["text/html"], True
+    return None
+
+
+def _decode(part: Message) -> str:
+    """A part's text: transfer encoding undone, then its charset, then the usual mislabels."""
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return ""
+    if len(payload) > MAX_BODY_CHARS * 4:
+        # Cut at a line end, never inside a multi-byte character, which would fail the decode.
+        payload = payload[: MAX_BODY_CHARS * 4].rpartition(b"\n")[0]
+    # Declared charsets are often wrong or unknown; windows-1252 is what mislabelled
+    # "us-ascii"/"iso-8859-1" mail really is, and latin-1 decodes any byte at all.
+    for charset in (part.get_content_charset() or "utf-8", "utf-8", "windows-1252"):
+        try:
+            return payload.decode(charset)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return payload.decode("latin-1")
+
+
+# --- HTML --------------------------------------------------------------------------------------
+
+_CUT = "\x1e"  # the line the HTML reader leaves where a client's reply header starts
+
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "wbr"}
+_SKIPPED = {"head", "style", "script", "title", "template"}
+_BLOCKS = {
+    "address", "article", "aside", "blockquote", "center", "dd", "div", "dl", "dt", "fieldset",
+    "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "li", "main",
+    "nav", "ol", "p", "pre", "section", "table", "td", "th", "tr", "ul",
+}  # fmt: skip
+# Containers that hold the quoted original (and its attribution line) in Gmail, Thunderbird
+# and Yahoo: read as ">"-quoted, so a bottom-posted reply after them survives.
+_QUOTE_CLASSES = {"gmail_quote", "gmail_attr", "moz-cite-prefix", "yahoo_quoted"}
+# Outlook puts its "From:/Sent:" header here and the original after it, unquoted: cut.
+_CUT_IDS = {"divrplyfwdmsg", "appendonsend", "olk_src_body_section"}
+
+
+class _HtmlText(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = []
+        self._words: list[str] = []
+        self._open: list[tuple[str, str]] = []  # (tag, effect) of each open element
+        self._depth = {"skip": 0, "quote": 0, "pre": 0}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = {name: value or "" for name, value in attrs}
+        if tag == "br":
+            self._flush(keep_empty=True)
+        elif tag == "hr" or attributes.get("id", "").lower() in _CUT_IDS:
+            self._flush()
+            if not self._depth["quote"]:  # inside a quote it is the original's, not a cut
+                self.lines.append(_CUT)
+        if tag in _VOID:
+            return
+        if tag in _BLOCKS:
+            self._flush()
+        effect = ""
+        if tag in _SKIPPED:
+            effect = "skip"
+        elif tag == "blockquote" or _QUOTE_CLASSES & set(attributes.get("class", "").split()):
+            effect = "quote"
+        elif tag == "pre":
+            effect = "pre"
+        self._open.append((tag, effect))
+        if effect:
+            self._depth[effect] += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _BLOCKS:
+            self._flush()
+        if all(open_tag != tag for open_tag, _ in self._open):
+            return  # a stray end tag: browsers ignore it too
+        while self._open:
+            open_tag, effect = self._open.pop()
+            if effect:
+                self._flush()
+                self._depth[effect] -= 1
+            if open_tag == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        if self._depth["skip"]:
+            return
+        if not self._depth["pre"]:
+            self._words.append(data)
+            return
+        first, *rest = data.split("\n")
+        self._words.append(first)
+        for line in rest:
+            self._flush(keep_empty=True)
+            self._words.append(line)
+
+    def text(self) -> str:
+        self._flush()
+        return "\n".join(self.lines)
+
+    def _flush(self, *, keep_empty: bool = False) -> None:
+        text = "".join(self._words)
+        self._words = []
+        text = text.rstrip() if self._depth["pre"] else " ".join(text.split())
+        if text or keep_empty:
+            self.lines.append(("> " * self._depth["quote"] + text).rstrip())
+
+
+def html_to_text(html: str) -> str:
+    """Visible text of an HTML body; quotes as ">" lines, reply headers as a cut line."""
+    reader = _HtmlText()
+    try:
+        reader.feed(html)
+        reader.close()
+    except Exception:  # the stdlib parser still trips on some broken markup: keep what it read
+        pass
+    return reader.text()
+
+
+# --- plain text: quotes ---------------------------------------------------------------------
+
+_MARKER_RE = re.compile(r"\b(?:reply|write|type|respond)\s+above\s+this\s+line\b", re.I)
+
+_WROTE = (
+    r"wrote|writes|schrieb|schreef|a [ée]crit|escribi[óo]|escreveu|ha scritto|scrisse|skrev|"
+    r"kirjoitti|napisa[łl](?:a|\(a\))?|napsala?|написала?|написал\(а\)|írta|yazdı|έγραψε|kirjutas|rašė"
+)
+_WROTE_END_RE = re.compile(rf"\b(?:{_WROTE})\s*:?\s*-*\s*$", re.I)
+# Gmail in some languages has no verb: "ср, 30 апр. 2025 г. в 15:19, John Doe <doe@example.com>:"
+_ADDRESS_END_RE = re.compile(r"<\S+@\S+>\s*:\s*$")
+# How an attribution begins: "On", its translations, a date, a weekday ("ср, 30 апр."), dashes.
+_ATTRIBUTION_START_RE = re.compile(
+    r"^\s*(?:-{2,}\s*)?"
+    r"(?:(?:on|am|le|el|il|em|op|den|på|w dniu|dne|dnia|в|στις)\b|\d|\w{2,3},\s*\d)",
+    re.I,
+)
+
+_FROM_WORDS = "from|von|de|da|van|fra|från|od|от|lähettäjä|feladó|kimden|expéditeur|afzender"
+_FIELD_WORDS = (
+    "sent|date|to|subject|cc|gesendet|datum|an|betreff|envoyé|objet|à|a|enviado|asunto|para|"
+    "fecha|inviato|oggetto|data|verzonden|aan|onderwerp|sendt|til|emne|dato|skickat|till|ämne|"
+    "wysłano|temat|do|отправлено|кому|тема|дата|lähetetty|vastaanottaja|aihe|elküldve|címzett|"
+    "tárgy|gönderildi|kime|konu|tarih"
+)
+_FROM_RE = re.compile(rf"^\s*\*?(?:{_FROM_WORDS})\s*\*?\s*:\s*\*?\s*\S", re.I)
+_FIELD_RE = re.compile(rf"^\s*\*?(?:{_FIELD_WORDS})\s*\*?\s*:", re.I)
+_SEPARATOR_RE = re.compile(
+    r"^\s*[-_=]*\s*(?:original message|ursprüngliche nachricht|message d'origine|"
+    r"mensaje original|messaggio originale|mensagem original|oorspronkelijk bericht|"
+    r"oprindelig besked|opprinnelig melding|ursprungligt meddelande|alkuperäinen viesti|"
+    r"wiadomość oryginalna|původní zpráva|исходное сообщение|forwarded message|"
+    r"weitergeleitete nachricht|message transféré|mensaje reenviado|begin forwarded message)"
+    r"\s*:?\s*[-_=]*\s*$",
+    re.I,
+)
+# Lines of our own ASCII boards (engine.notation.frame): " 12 | B B . | 12" and "+-----+".
+_BOARD_RE = re.compile(r"^\s*(?:(\S{1,3}) \|.*\| \1|\+-{3,}\+)\s*$")
+
+
+def _clean_lines(text: str) -> list[str]:
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\xa0", " ")
+    text = re.sub("[\u200b\u200c\u200d\u2060\ufeff]", "", text)
+    # Gmail wraps a long attribution inside its address ("... <ann@example.com\n>:"); the
+    # orphan ">:" would otherwise read as a quote line and hide the attribution.
+    text = re.sub(r"(<[^<>\s]+@[^<>\s]+)\n(>:)[ \t]*$", r"\1\2", text, flags=re.M)
+    return [line.rstrip() for line in text.split("\n")]
+
+
+def _is_quoted(line: str) -> bool:
+    return line.lstrip().startswith(">")
+
+
+def _typed_lines(lines: list[str]) -> list[str]:
+    cut, marker_quoted = _first_cut(lines)
+    typed = _unquoted(lines, cut)
+    if not typed and marker_quoted:
+        # Nothing above our ">"-quoted notification: a bottom-post, typed below or inside it.
+        typed = _typed_lines(lines[cut + 1 :])
+    return _without_signature(typed)
+
+
+def _first_cut(lines: list[str]) -> tuple[int, bool]:
+    """Where the typed reply ends for sure, and whether that is our marker in a ">" quote."""
+    attributions = dict(_attributions(lines))
+    quote_ahead = _quote_ahead(lines)
+    for index, line in enumerate(lines):
+        if _MARKER_RE.search(line):
+            return index, _is_quoted(line)
+        if _is_quoted(line) or not line.strip():
+            continue
+        if line == _CUT or _SEPARATOR_RE.match(line) or _header_block_at(lines, index):
+            return index, False
+        if index in attributions and not quote_ahead[attributions[index]]:
+            return index, False
+        if _BOARD_RE.match(line):
+            return _paragraph_start(lines, index), False
+    return len(lines), False
+
+
+def _attributions(lines: list[str]) -> Iterator[tuple[int, int]]:
+    """(first line, line after) of each "On <date>, <name> wrote:" line or split lines."""
+    for end, line in enumerate(lines):
+        if len(line) > 400:
+            continue
+        verb = bool(_WROTE_END_RE.search(line))
+        if not verb and not _ADDRESS_END_RE.search(line):
+            continue
+        start = end
+        # A long header is wrapped by the client: take up to two lines above it, unless they
+        # close a sentence (then they are the reply, as in "...nibh.\nOn ... wrote:").
+        while (
+            not _ATTRIBUTION_START_RE.match(lines[start].lstrip("> "))
+            and start > end - 2
+            and start > 0
+            and lines[start - 1].strip()
+            and not lines[start - 1].rstrip().endswith((".", "!", "?"))
+        ):
+            start -= 1
+        joined = " ".join(lines[start : end + 1])
+        # A date or an address tells a header from prose such as "my friend wrote:".
+        if _ATTRIBUTION_START_RE.match(lines[start].lstrip("> ")) or re.search(
+            r"\d" if verb else r"\d.*@|@.*\d", joined
+        ):
+            yield start, end + 1
+
+
+def _quote_ahead(lines: list[str]) -> list[bool]:
+    """For each index, whether the next non-blank line from there on is ">"-quoted.
+
+    Computed once per body, so a hostile run of attributions and blank lines stays linear.
+    """
+    ahead = [False] * (len(lines) + 1)
+    for index in range(len(lines) - 1, -1, -1):
+        line = lines[index]
+        ahead[index] = _is_quoted(line) if line.strip() else ahead[index + 1]
+    return ahead
+
+
+def _header_block_at(lines: list[str], index: int) -> bool:
+    """An Outlook-style "From: ... / Sent: ... / To: ..." block (a wrapped From: allowed)."""
+    if not _FROM_RE.match(lines[index]):
+        return False
+    return any(_FIELD_RE.match(line) for line in lines[index + 1 : index + 4])
+
+
+def _paragraph_start(lines: list[str], index: int) -> int:
+    while index > 0 and lines[index - 1].strip():
+        index -= 1
+    return index
+
+
+def _unquoted(lines: list[str], end: int) -> list[str]:
+    """The lines before ``end`` a person typed: no ">" quotes, nor the attribution of one."""
+    skip: set[int] = set()
+    quote_ahead = _quote_ahead(lines)
+    for first, after in _attributions(lines):
+        if quote_ahead[after]:
+            skip.update(range(first, after))
+    typed = [
+        line
+        for index, line in enumerate(lines[:end])
+        if index not in skip and not _is_quoted(line) and not _wraps_quote(lines, index)
+    ]
+    while typed and not typed[0].strip():
+        typed.pop(0)
+    return typed
+
+
+def _wraps_quote(lines: list[str], index: int) -> bool:
+    """A lone line between two quoted lines is the quote re-wrapped by the client, not typed."""
+    return (
+        0 < index < len(lines) - 1
+        and bool(lines[index].strip())
+        and _is_quoted(lines[index - 1])
+        and bool(lines[index - 1].strip(" >"))
+        and _is_quoted(lines[index + 1])
+    )
+
+
+# --- plain text: signatures --------------------------------------------------------------------
+
+_DELIMITER_RE = re.compile(r"^\s*(?:--|_{2,})\s*$")
+# A longer rule ("-----", "====") starts a signature only after a blank line: right under a
+# line it underlines a heading.
+_RULE_RE = re.compile(r"^\s*(?:-{3,}|={2,})\s*$")
+_BOILERPLATE_RE = re.compile(
+    r"^\s*(?:(?:sent|envoyé|enviado|inviato|gesendet|verzonden|skickat|sendt|lähetetty|wysłane|"
+    r"отправлено)\s+(?:from|with|via|using|on|de|depuis|à partir de|desde|da|von|mit|met|vanaf|"
+    r"från|fra|z|с|из)\s+[\w.&' -]{1,40}?|get outlook for \w+|von meinem [\w ]{1,30} gesendet)"
+    r"\s*[.!]?\s*(?:<[^>]*>|\(?https?://\S+\)?)?\s*$",
+    re.I,
+)
+_CLOSING_RE = re.compile(
+    r"^\s*(?:(?:best|kind|warm|warmest|many|with)\s+)?(?:regards|wishes|thanks|thank you|"
+    r"cheers|best|greetings|rgds|thx|yours|sincerely|yours sincerely|yours truly|mfg|"
+    r"(?:viele|liebe|beste|freundliche)? ?grüße|gruß|cordialement|bien à vous|amitiés|saludos|"
+    r"un saludo|atentamente|cordiali saluti|saluti|met vriendelijke groet|groeten|mvh|"
+    r"hälsningar|med vänlig hälsning|pozdrawiam|с уважением)\s*[,.!]*\s*$",
+    re.I,
+)
+# Moves can be digits and dashes ("3-4 5-6"), so a phone number needs a "+", "(...)" or a word.
+_CONTACT_RE = re.compile(
+    r"\S+@\S+\.\w+|https?://|www\.|\+\d[\d ().-]{6,}\d|\(\d{2,4}\)\s?\d"
+    r"|\b(?:tel|phone|mobile|fax)\b",
+    re.I,
+)
+
+
+def _without_signature(lines: list[str]) -> list[str]:
+    """Cut at a delimiter or client boilerplate, then drop a closing or contact block."""
+    for index, line in enumerate(lines):
+        if (
+            _DELIMITER_RE.match(line)
+            or (_RULE_RE.match(line) and (index == 0 or not lines[index - 1].strip()))
+            or _BOILERPLATE_RE.match(line)
+        ):
+            lines = lines[:index]
+            break
+    lines = _trimmed(lines)
+    for index in range(len(lines) - 1, 0, -1):
+        if _CLOSING_RE.match(lines[index]) and _short_tail(lines, index + 1, most=4):
+            return _trimmed(lines[:index])
+    start = _paragraph_start(lines, len(lines) - 1) if lines else 0
+    block = lines[start:]
+    if start > 0 and 2 <= len(block) <= 6 and _short_tail(block, 0, most=6):
+        contacts = sum(1 for line in block[1:] if _CONTACT_RE.search(line))
+        if contacts * 2 >= len(block) - 1:
+            return _trimmed(lines[:start])
+    return lines
+
+
+def _short_tail(lines: list[str], start: int, *, most: int) -> bool:
+    """From ``start`` on, at most ``most`` non-blank lines, all short: a name block."""
+    filled = 0
+    for index in range(start, len(lines)):
+        line = lines[index]
+        if line.strip():
+            filled += 1
+            if filled > most or len(line.strip()) > 60:
+                return False
+    return True
+
+
+def _trimmed(lines: list[str]) -> list[str]:
+    """Without leading/trailing blank lines and trailing rules ("-----", "_____")."""
+    end = len(lines)
+    while end and not lines[end - 1].strip(" -_="):
+        end -= 1
+    start = 0
+    while start < end and not lines[start].strip():
+        start += 1
+    return lines[start:end]
