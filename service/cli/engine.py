@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -85,7 +86,14 @@ def perft_command(game: Game, state: State, depth: int) -> None:
 @engine_group.command("moves")
 @game_arguments
 @click.option("--seat", default=None, help="Seat to list moves for (default: the one to act).")
-def moves_command(game: Game, state: State, seat: str | None) -> None:
+@click.option(
+    "--limit",
+    type=click.IntRange(0),
+    default=10_000,
+    show_default=True,
+    help="List at most this many (sealed orders can number in the millions); the count is exact.",
+)
+def moves_command(game: Game, state: State, seat: str | None, limit: int) -> None:
     """List the legal moves, one per line, then a count line."""
     if state.chance_outcomes():
         raise click.ClickException("a chance step is due: " + ", ".join(state.chance_outcomes()))
@@ -94,10 +102,12 @@ def moves_command(game: Game, state: State, seat: str | None) -> None:
         click.echo(state.status())
         click.echo("0 moves")
         return
-    moves = [state.format(action) for action in state.legal_actions(chosen)]
-    for text in moves:
-        click.echo(text)
-    click.echo(f"{len(moves)} moves")
+    actions = state.legal_actions(chosen)
+    for action in itertools.islice(actions, limit):
+        click.echo(state.format(action))
+    if len(actions) > limit:
+        click.echo(f"... {len(actions) - limit} more not listed (--limit)")
+    click.echo(f"{len(actions)} moves")
 
 
 @engine_group.command("show")
