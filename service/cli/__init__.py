@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from service.cli.dice import dice_group
 from service.cli.engine import engine_group
 from service.cli.mail import mail_group
 
@@ -13,5 +14,6 @@ def main() -> None:
     """Play-by-email game service."""
 
 
+main.add_command(dice_group)
 main.add_command(engine_group)
 main.add_command(mail_group)

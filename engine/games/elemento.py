@@ -1,0 +1,936 @@
+"""Elemento (Besedic & Lepuschitz, Selecta 2006): 2–4 players, two colour dice.
+
+The rule book is ``shared/rules/elemento.md`` (ELE-1..ELE-19); this module follows it and
+records here the decisions it had to make.
+
+Seats, chance steps and turns
+-----------------------------
+* Seat names: 2 players ``Light`` (seat 0, starts, ELE-5) and ``Dark``; 3–4 players
+  ``Player 1``..``Player 4`` (the seats as they joined).
+* The engine never draws random numbers. A chance step is due whenever dice are needed: the
+  outcomes are the four equally likely rolls ``G+R``, ``G+B``, ``Y+R``, ``Y+B`` (top die first,
+  ELE-3). With 3–4 players the seating order (ELE-13) is the first chance step: its outcomes are
+  the equally likely turn orders written ``2-1-3`` (Player 2 plays first, then 1, then 3).
+* ``dice=rolled`` (default): a roll is due before every turn. ``dice=turned`` (ELE-16): one roll
+  before the first turn, then the die of the quadrant the stone was placed on (after a move: left
+  from) is turned to its other colour; after a pass both dice are rolled again.
+* ELE-8: when the player to act can neither place nor move, the engine passes for them inside
+  the same step (event ``Light cannot place or move: pass``); the next player's dice are then due.
+  A state never waits for a player who has no legal action.
+* ELE-12: "every player passes twice in a row" is read as 2 × players consecutive passes with no
+  placement or move between; the game then ends on points (equal best scores share first place).
+* Project rule, not in the rule book (call it the *quiet-turn limit*): the game also ends on
+  points after 10 turns per player in a row (20 with 2 players) without a placement or a point
+  (moves that complete nothing and passes count). Without it a game can loop forever: with
+  ``dice=turned`` the dice are deterministic after the first roll, and positions arise where each
+  player's only legal action is a move that the next player's only move undoes (random playouts
+  hit such loops in about 1 game of 400). Random 2-player play with rolled dice never came near
+  the limit (longest quiet run seen: 11 turns in 2,000 games).
+
+Scoring and removals
+--------------------
+* A placement or move completes the rank and/or file through the square it fills when that line
+  is then full (a move along a line leaves a gap in it, so a move completes at most one line).
+* ELE-10 (2 players): choices per completed line are ``own`` and ``opp`` when the line holds
+  opponent stones, ``own`` and ``keep`` when it holds only the scorer's (``opp`` would remove
+  nothing there, so it is refused). Default ``opp``, else ``keep``.
+* ELE-15 (3–4 players): ``light`` or ``dark`` when the line holds both colours; a single-colour
+  line is removed whole, so its one valid choice is its colour. Default: the colour with fewer
+  stones in the line, light on a tie (a single-colour line: its colour).
+* Choices of one turn apply together; a stone on two completed lines goes if either choice
+  removes it (ELE-10). An action always carries the choice for every line it completes: a text
+  without choices gets the defaults, and the canonical text lists them all (rank before file),
+  so ``parse(format(a)) == a``.
+* ELE-11 (2 players only): placing one's 8th stone wins at once. Otherwise the first to 5 points
+  wins; with 3–4 players the first to 3 (ELE-15). A turn that ends the game still scores its
+  lines but removes nothing (the choices are moot), so the final board of an all-stones win
+  shows all eight stones and the position string needs no extra mark for it.
+
+Notation (ELE-18, C-1)
+----------------------
+Placement ``E@a4`` (3–4 players ``LE@a4`` / ``DE@a4``), move ``b2-b3``, then one ``<line>:<choice>``
+per completed line: ``W@d1 1:opp d:keep``. Input is case-insensitive and spaces, commas and
+semicolons are ignored (C-1): ``e @ A4, 1 : opp`` reads as ``E@a4 1:opp``. In a 2-player game a
+colour prefix is accepted when it is the player's own. Illegal moves name the rule they break.
+
+Position string (ELE-19)
+------------------------
+``<rank 4>/<rank 3>/<rank 2>/<rank 1> <supply> <scores> <turn> <dice> <passes> <quiet>`` and,
+with 3–4 players, ``<seating order>``.
+
+* Squares: ``.`` empty, ``F W E A`` light, ``f w e a`` dark.
+* Supply: 2 players ``<light>/<dark>``, 3–4 players the common supply; ``-`` when empty. It
+  always agrees with the board (every stone not on the board is in a supply).
+* Scores ``2-1``. Turn: ``L``/``D``, or the seat number ``1``–``4``, of the player whose turn it
+  is (``?`` before the seating draw). Dice ``G+R``, ``?`` while a roll is due.
+* Passes: consecutive passes (ELE-12). Quiet: turns in a row without a placement or a point.
+* Seating order ``2-1-3`` (``?`` before the draw).
+
+>>> state = Elemento().initial_state()
+>>> state.position()
+'..../..../..../.... FFWWEEAA/ffwweeaa 0-0 L ? 0 0'
+>>> state = state.apply_chance("G+R").state
+>>> len(state.legal_actions(0))
+32
+>>> state.format(state.parse(0, "e @ A4"))
+'E@a4'
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State
+from engine.errors import IllegalMoveError, NotationError, PositionError
+from engine.notation import Board
+from engine.registry import register
+
+__all__ = ["Elemento", "ElementoState", "Move", "Placement"]
+
+BOARD = Board(files=4, ranks=4)
+FILES = "abcd"
+SQUARES = range(16)
+EMPTY = "."
+ELEMENTS = "fwea"
+ELEMENT_NAMES = {"f": "fire", "w": "water", "e": "earth", "a": "air"}
+STONES = "FWEAfwea"
+COPIES = 2
+COLOUR_NAMES = {"G": "green", "Y": "yellow", "R": "red", "B": "blue"}
+OTHER_FACE = {"G": "Y", "Y": "G", "R": "B", "B": "R"}
+_SEPARATORS = re.compile(r"[\s,;]+")
+_HEAD = re.compile(r"(?P<stone>[a-z]*)@(?P<square>[a-z]\d)|(?P<origin>[a-z]\d)-(?P<target>[a-z]\d)")
+_CHOICE = re.compile(r"(?P<line>[^:]):(?P<word>[a-z]+?)(?=[^:]:|$)")
+ROLLS = ("G+R", "G+B", "Y+R", "Y+B")
+QUIET_TURNS_PER_PLAYER = 10
+CHOICES_2P = ("own", "opp", "keep")
+CHOICES_MULTI = ("light", "dark")
+
+
+def _square(index: int) -> str:
+    return BOARD.square(index % 4, index // 4)
+
+
+def _index(file: int, rank: int) -> int:
+    return rank * 4 + file
+
+
+def _quadrant(index: int) -> str:
+    """ELE-1: green top left, yellow top right, red bottom left, blue bottom right."""
+    file, rank = index % 4, index // 4
+    return ("R", "B", "G", "Y")[(rank >= 2) * 2 + (file >= 2)]
+
+
+def _rank_line(index: int) -> str:
+    return str(index // 4 + 1)
+
+
+def _file_line(index: int) -> str:
+    return FILES[index % 4]
+
+
+def _line_squares(line: str) -> tuple[int, ...]:
+    if line.isdigit():
+        rank = int(line) - 1
+        return tuple(_index(file, rank) for file in range(4))
+    file = FILES.index(line)
+    return tuple(_index(file, rank) for rank in range(4))
+
+
+def _line_name(line: str) -> str:
+    return f"rank {line}" if line.isdigit() else f"file {line}"
+
+
+def _groups(index: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The rank, file and quadrant through a square, named for messages (ELE-4)."""
+    quadrant = _quadrant(index)
+    return (
+        (_line_name(_rank_line(index)), _line_squares(_rank_line(index))),
+        (_line_name(_file_line(index)), _line_squares(_file_line(index))),
+        (
+            f"the {COLOUR_NAMES[quadrant]} quadrant",
+            tuple(i for i in SQUARES if _quadrant(i) == quadrant),
+        ),
+    )
+
+
+GROUPS = tuple(_groups(index) for index in SQUARES)
+
+
+def _is_light(stone: str) -> bool:
+    return stone.isupper()
+
+
+def _stone_name(stone: str) -> str:
+    return f"{'light' if _is_light(stone) else 'dark'} {ELEMENT_NAMES[stone.lower()]}"
+
+
+def _neighbours(index: int) -> tuple[int, ...]:
+    file, rank = index % 4, index // 4
+    steps = ((0, 1), (0, -1), (1, 0), (-1, 0))
+    return tuple(
+        _index(file + df, rank + dr) for df, dr in steps if BOARD.contains(file + df, rank + dr)
+    )
+
+
+@dataclass(frozen=True)
+class Placement:
+    """ELE-6: a stone from the supply onto an empty square; ``choices`` per completed line."""
+
+    stone: str
+    square: int
+    choices: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Move:
+    """ELE-7/ELE-14: a stone one square orthogonally; ``choices`` per completed line."""
+
+    origin: int
+    target: int
+    choices: tuple[tuple[str, str], ...] = ()
+
+
+Action = Placement | Move
+
+
+@register
+class Elemento(Game):
+    """Elemento for 2, 3 or 4 players (ELE-1..ELE-19)."""
+
+    name = "elemento"
+    title = "Elemento"
+    player_counts = (2, 3, 4)
+    OPTIONS: ClassVar[Mapping[str, Option]] = {
+        "dice": Option(
+            "rolled", ("rolled", "turned"), "rolled before every turn, or turned (ELE-16)"
+        ),
+    }
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        if self.players == 2:
+            return ("Light", "Dark")
+        return super().seat_names
+
+    @property
+    def target(self) -> int:
+        """Points that win: 5 with 2 players (ELE-11), 3 with more (ELE-15)."""
+        return 5 if self.players == 2 else 3
+
+    @property
+    def quiet_limit(self) -> int:
+        """Turns in a row without a placement or a point that end the game (module docstring)."""
+        return QUIET_TURNS_PER_PLAYER * self.players
+
+    @property
+    def turned(self) -> bool:
+        return self.option("dice") == "turned"
+
+    def initial_state(self) -> ElementoState:
+        order = (0, 1) if self.players == 2 else ()
+        return ElementoState(self, EMPTY * 16, (0,) * self.players, order, 0, "", 0, 0)
+
+    def seat_label(self, seat: int) -> str:
+        return "LD"[seat] if self.players == 2 else str(seat + 1)
+
+    def parse_position(self, text: str) -> ElementoState:
+        return _PositionReader(self, text).read()
+
+    def state_from_json(self, data: Mapping[str, Any]) -> ElementoState:
+        position = data.get("position")
+        if not isinstance(position, str):
+            raise PositionError(str(dict(data))[:80], "stored Elemento state lacks its position")
+        return self.parse_position(position)
+
+
+@dataclass(frozen=True)
+class ElementoState(State):
+    """A position: ``board`` holds 16 characters, index ``rank * 4 + file`` (a1 first).
+
+    ``order`` is the seating order (empty until drawn), ``turn`` an index into it, ``dice`` the
+    pair to play with (empty while a roll is due), ``passes`` the consecutive passes, ``quiet``
+    the turns in a row without a placement or a point.
+    """
+
+    game: Elemento
+    board: str
+    scores: tuple[int, ...]
+    order: tuple[int, ...]
+    turn: int
+    dice: str
+    passes: int
+    quiet: int
+
+    # -- who acts ------------------------------------------------------------------------
+
+    @property
+    def seat(self) -> int | None:
+        """The seat whose turn it is (None before the seating draw)."""
+        return self.order[self.turn] if self.order else None
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        if self.outcome or not self.dice or self.seat is None:
+            return ()
+        return (self.seat,)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        game, names = self.game, self.game.seat_names
+        if game.players == 2:
+            for seat in (0, 1):
+                if not self.supply(seat):
+                    return Outcome.win(seat, 2, f"{names[seat]} placed all 8 stones (ELE-11)")
+        best = max(self.scores)
+        if best >= game.target:
+            leader = names[self.scores.index(best)]
+            rule = "ELE-11" if game.players == 2 else "ELE-15"
+            return Outcome.by_scores(self.scores, f"{leader} reached {game.target} points ({rule})")
+        if self.passes >= 2 * game.players:
+            return Outcome.by_scores(self.scores, "every player passed twice in a row (ELE-12)")
+        if self.quiet >= game.quiet_limit:
+            reason = (
+                f"{self.quiet} turns in a row without a placement or a point (quiet-turn limit)"
+            )
+            return Outcome.by_scores(self.scores, reason)
+        return None
+
+    def chance_outcomes(self) -> tuple[str, ...]:
+        if self.outcome or self.dice:
+            return ()
+        if not self.order:
+            seats = range(1, self.game.players + 1)
+            return tuple("-".join(map(str, order)) for order in itertools.permutations(seats))
+        return ROLLS
+
+    def apply_chance(self, outcome: str) -> Resolution:
+        outcomes = self.chance_outcomes()
+        text = outcome.strip().upper()
+        if text not in outcomes:
+            if not outcomes:
+                raise IllegalMoveError(outcome, "no chance step is due")
+            raise IllegalMoveError(outcome, "not a possible outcome here", valid=outcomes[:6])
+        if not self.order:
+            order = tuple(int(seat) - 1 for seat in text.split("-"))
+            names = ", ".join(self.game.seat_names[seat] for seat in order)
+            drawn = replace(self, order=order, turn=0)
+            return Resolution(drawn, (Event(f"seating order drawn: {names}", "seating"),))
+        rolled = replace(self, dice=text)
+        return rolled._settle((Event(f"rolled {text}", "roll", self.seat),))
+
+    def status(self, viewer: int | None = None) -> str:
+        if self.chance_outcomes() and self.seat is not None:
+            return f"Waiting for the dice of {self.game.seat_names[self.seat]}"
+        if self.chance_outcomes():
+            return "Waiting for the seating draw (ELE-13)"
+        return super().status(viewer)
+
+    # -- supplies and the constraint -----------------------------------------------------
+
+    def supply(self, seat: int | None = None) -> str:
+        """Stones off the board: one player's (2 players) or the common supply (3–4)."""
+        stones = STONES if seat is None else (STONES[:4] if seat == 0 else STONES[4:])
+        return "".join(stone * (COPIES - self.board.count(stone)) for stone in stones)
+
+    def _stones_for(self, seat: int) -> str:
+        """The distinct stones ``seat`` may place now (ELE-6, ELE-13)."""
+        own = self.supply(seat if self.game.players == 2 else None)
+        return "".join(stone for stone in STONES if stone in own)
+
+    def _conflicts(self, element: str, index: int, vacated: int | None = None) -> list[str]:
+        """Ranks, files and quadrants through ``index`` already holding ``element`` (ELE-4)."""
+        found = []
+        for name, squares in GROUPS[index]:
+            hits = [
+                _square(other)
+                for other in squares
+                if other not in (index, vacated) and self.board[other].lower() == element
+            ]
+            if hits:
+                found.append(f"{name} ({', '.join(hits)})")
+        return found
+
+    def _fits(self, element: str, index: int, vacated: int | None = None) -> bool:
+        return not any(
+            other not in (index, vacated) and self.board[other].lower() == element
+            for _, squares in GROUPS[index]
+            for other in squares
+        )
+
+    def _rolled(self, index: int) -> bool:
+        return _quadrant(index) in self.dice
+
+    def _owns(self, seat: int, stone: str) -> bool:
+        """2 players move only their own stones (ELE-7); 3–4 players any stone (ELE-14)."""
+        return self.game.players > 2 or _is_light(stone) == (seat == 0)
+
+    # -- legal actions -------------------------------------------------------------------
+
+    def _placements(self, seat: int) -> list[tuple[str, int]]:
+        stones = self._stones_for(seat)
+        return [
+            (stone, index)
+            for index in SQUARES
+            if self.board[index] == EMPTY and self._rolled(index)
+            for stone in stones
+            if self._fits(stone.lower(), index)
+        ]
+
+    def _moves(self, seat: int) -> list[tuple[int, int]]:
+        return [
+            (origin, target)
+            for origin in SQUARES
+            if self.board[origin] != EMPTY
+            and self._rolled(origin)
+            and self._owns(seat, self.board[origin])
+            for target in _neighbours(origin)
+            if self.board[target] == EMPTY
+            and self._fits(self.board[origin].lower(), target, origin)
+        ]
+
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        if seat not in self.to_act:
+            return []
+        return self._all_actions(seat)
+
+    def _all_actions(self, seat: int) -> list[Action]:
+        actions: list[Action] = []
+        if placements := self._placements(seat):
+            for stone, index in placements:
+                after = self._board_with(index, stone)
+                for choices in self._choice_sets(seat, after, index):
+                    actions.append(Placement(stone, index, choices))
+            return actions
+        for origin, target in self._moves(seat):
+            after = self._board_with(target, self.board[origin], origin)
+            for choices in self._choice_sets(seat, after, target):
+                actions.append(Move(origin, target, choices))
+        return actions
+
+    def _board_with(self, index: int, stone: str, vacated: int | None = None) -> str:
+        cells = list(self.board)
+        cells[index] = stone
+        if vacated is not None:
+            cells[vacated] = EMPTY
+        return "".join(cells)
+
+    @staticmethod
+    def _completed(board: str, index: int) -> tuple[str, ...]:
+        """ELE-9: the rank and/or file through ``index`` that are full (rank first)."""
+        lines = (_rank_line(index), _file_line(index))
+        return tuple(line for line in lines if all(board[i] != EMPTY for i in _line_squares(line)))
+
+    def _valid_choices(self, seat: int, board: str, line: str) -> tuple[str, ...]:
+        """ELE-10 / ELE-15: what the scorer may choose for one completed line, default first."""
+        stones = [board[i] for i in _line_squares(line)]
+        light = sum(_is_light(stone) for stone in stones)
+        dark = len(stones) - light
+        if self.game.players == 2:
+            opponent = dark if seat == 0 else light
+            return ("opp", "own") if opponent else ("keep", "own")
+        if not dark:
+            return ("light",)
+        if not light:
+            return ("dark",)
+        return ("light", "dark") if light <= dark else ("dark", "light")
+
+    def _choice_sets(self, seat: int, board: str, index: int) -> list[tuple[tuple[str, str], ...]]:
+        lines = self._completed(board, index)
+        options = [
+            [(line, choice) for choice in self._valid_choices(seat, board, line)] for line in lines
+        ]
+        return [tuple(combo) for combo in itertools.product(*options)]
+
+    # -- notation ------------------------------------------------------------------------
+
+    def format(self, action: Action) -> str:
+        if isinstance(action, Placement):
+            element = action.stone.upper()
+            colour = "" if self.game.players == 2 else ("L" if _is_light(action.stone) else "D")
+            text = f"{colour}{element}@{_square(action.square)}"
+        else:
+            text = f"{_square(action.origin)}-{_square(action.target)}"
+        return " ".join([text, *(f"{line}:{choice}" for line, choice in action.choices)])
+
+    def parse(self, seat: int, text: str) -> Action:
+        return _MoveReader(self, seat, text).read()
+
+    # -- stepping ------------------------------------------------------------------------
+
+    def _resolve(self, actions: Mapping[int, Action]) -> Resolution:
+        ((seat, action),) = actions.items()
+        name = self.game.seat_names[seat]
+        if isinstance(action, Placement):
+            index, left = action.square, action.square
+            board = self._board_with(index, action.stone)
+            events = [
+                Event(
+                    f"{name} placed {_stone_name(action.stone)} on {_square(index)}", "move", seat
+                )
+            ]
+        else:
+            index, left = action.target, action.origin
+            stone = self.board[action.origin]
+            board = self._board_with(index, stone, action.origin)
+            events = [
+                Event(
+                    f"{name} moved {_stone_name(stone)} {_square(action.origin)}-{_square(index)}",
+                    "move",
+                    seat,
+                )
+            ]
+        scores = list(self.scores)
+        scores[seat] += len(action.choices)
+        for line, _ in action.choices:
+            events.append(Event(f"{name} completed {_line_name(line)}: 1 point", "score", seat))
+        quiet = 0 if isinstance(action, Placement) or action.choices else self.quiet + 1
+        after = replace(self, board=board, scores=tuple(scores), passes=0, quiet=quiet)
+        if after.outcome is None:
+            after = replace(after, board=self._remove(seat, board, action.choices, events))
+        if after.outcome is not None:
+            events.append(Event(f"Game over: {after.outcome.reason}", "end"))
+            return Resolution(after, tuple(events))
+        dice = ""
+        if self.game.turned:
+            dice = self._turn_die(_quadrant(left))
+            events.append(Event(f"the dice are turned to {dice} (ELE-16)", "dice", seat))
+        return replace(after, turn=(self.turn + 1) % len(self.order), dice=dice)._settle(
+            tuple(events)
+        )
+
+    def _remove(
+        self, seat: int, board: str, choices: Sequence[tuple[str, str]], events: list[Event]
+    ) -> str:
+        """ELE-10 / ELE-15: all choices together; removed stones go back to the supply."""
+        name, cells = self.game.seat_names[seat], list(board)
+        for line, choice in choices:
+            if choice == "keep":
+                events.append(Event(f"{name} keeps {_line_name(line)}", "remove", seat))
+                continue
+            light = choice == "light" or (choice == "own") == (seat == 0)
+            gone = [
+                i for i in _line_squares(line) if board[i] != EMPTY and _is_light(board[i]) == light
+            ]
+            for i in gone:
+                cells[i] = EMPTY
+            squares = ", ".join(_square(i) for i in gone)
+            colour = "light" if light else "dark"
+            events.append(
+                Event(
+                    f"{name} removes the {colour} stones of {_line_name(line)}: {squares}",
+                    "remove",
+                    seat,
+                )
+            )
+        return "".join(cells)
+
+    def _turn_die(self, colour: str) -> str:
+        """ELE-16: the die showing ``colour`` turns to its other face."""
+        top, bottom = self.dice.split("+")
+        if colour == top:
+            top = OTHER_FACE[top]
+        else:
+            bottom = OTHER_FACE[bottom]
+        return f"{top}+{bottom}"
+
+    def _settle(self, events: tuple[Event, ...]) -> Resolution:
+        """ELE-8: a player with dice but no legal action passes at once."""
+        if self.to_act and not self._all_actions(self.to_act[0]):
+            name = self.game.seat_names[self.to_act[0]]
+            passed = replace(
+                self,
+                turn=(self.turn + 1) % len(self.order),
+                dice="",
+                passes=self.passes + 1,
+                quiet=self.quiet + 1,
+            )
+            events = (*events, Event(f"{name} cannot place or move: pass", "pass", self.seat))
+            if passed.outcome is not None:
+                events = (*events, Event(f"Game over: {passed.outcome.reason}", "end"))
+            return Resolution(passed, events)
+        return Resolution(self, events)
+
+    def fast_perft(self, depth: int) -> int:
+        """perft through chance steps: every outcome is a branch, but not a ply."""
+        return _perft(self, depth)
+
+    # -- output --------------------------------------------------------------------------
+
+    def position(self) -> str:
+        ranks = "/".join(self.board[rank * 4 : rank * 4 + 4] for rank in (3, 2, 1, 0))
+        if self.game.players == 2:
+            supply = "/".join(self.supply(seat) or "-" for seat in (0, 1))
+        else:
+            supply = self.supply() or "-"
+        scores = "-".join(map(str, self.scores))
+        turn = "?" if self.seat is None else self.game.seat_label(self.seat)
+        fields = [ranks, supply, scores, turn, self.dice or "?", str(self.passes), str(self.quiet)]
+        if self.game.players > 2:
+            fields.append("-".join(str(seat + 1) for seat in self.order) or "?")
+        return " ".join(fields)
+
+    def ascii(self, viewer: int | None = None) -> str:
+        """Quadrants divided; each cell quadrant letter (capital when rolled) and stone."""
+        header = "       a     b     c     d"
+        rule = "   +-----------+-----------+"
+        lines = [header, rule]
+        for rank in (3, 2, 1, 0):
+            cells = []
+            for file in range(4):
+                index = _index(file, rank)
+                quadrant = _quadrant(index)
+                letter = quadrant if quadrant in self.dice else quadrant.lower()
+                cells.append(f"{letter}:{self.board[index]}")
+            number = rank + 1
+            lines.append(
+                f" {number} | {cells[0]}   {cells[1]} | {cells[2]}   {cells[3]} | {number}"
+            )
+            if rank == 2:
+                lines.append(rule)
+        lines += [
+            rule,
+            header,
+            "Quadrants G green, Y yellow, R red, B blue (capital: on the dice now).",
+            "Stones F fire, W water, E earth, A air: capital light, small dark.",
+        ]
+        return "\n".join(lines)
+
+    def grid(self, viewer: int | None = None) -> Grid:
+        rows = []
+        for rank in (3, 2, 1, 0):
+            row = []
+            for file in range(4):
+                index = _index(file, rank)
+                stone = self.board[index]
+                colour = COLOUR_NAMES[_quadrant(index)]
+                what = "empty" if stone == EMPTY else _stone_name(stone)
+                title = f"{_square(index)}: {colour}, {what}"
+                text = "" if stone == EMPTY else stone
+                row.append(Cell(_square(index), text, colour, title))
+            rows.append(tuple(row))
+        legend = tuple((stone, _stone_name(stone)) for stone in STONES) + tuple(
+            (word, f"{word} quadrant") for word in COLOUR_NAMES.values()
+        )
+        return Grid(tuple(FILES), ("4", "3", "2", "1"), tuple(rows), legend)
+
+    def info(self, viewer: int | None = None) -> tuple[str, ...]:
+        names = self.game.seat_names
+        scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(self.scores))
+        lines = [f"Score: {scores} (first to {self.game.target} wins)"]
+        if self.game.players == 2:
+            lines.append(f"Supply: Light {self.supply(0) or '-'}, Dark {self.supply(1) or '-'}")
+        else:
+            lines.append(f"Common supply: {self.supply() or '-'}")
+            if self.order:
+                lines.append("Seating order: " + ", ".join(names[seat] for seat in self.order))
+        mode = " (turned, ELE-16)" if self.game.turned else ""
+        if self.dice:
+            colours = " or ".join(COLOUR_NAMES[c] for c in self.dice.split("+"))
+            lines.append(f"Dice{mode}: {self.dice} ({colours})")
+        elif self.order:
+            lines.append(f"Dice{mode}: to be rolled")
+        if self.quiet >= self.game.quiet_limit // 2:
+            lines.append(
+                f"Turns without a placement or a point: {self.quiet} "
+                f"(the game ends at {self.game.quiet_limit})"
+            )
+        if self.passes:
+            lines.append(
+                f"Passes in a row: {self.passes} (the game ends at {2 * self.game.players})"
+            )
+        return tuple(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.game.to_json(), "position": self.position()}
+
+
+def _perft(state: State, depth: int) -> int:
+    if depth == 0:
+        return 1
+    if state.is_over:
+        return 0
+    if outcomes := state.chance_outcomes():
+        return sum(_perft(state.apply_chance(outcome).state, depth) for outcome in outcomes)
+    seat = state.to_act[0]
+    actions = state.legal_actions(seat)
+    if depth == 1:
+        return len(actions)
+    return sum(_perft(state.play(seat, action).state, depth - 1) for action in actions)
+
+
+def _clash(conflicts: Sequence[str], stone: str) -> str:
+    """ELE-4 in words, e.g. ``rank 3 (d3) and file c (c2) already hold fire``."""
+    held = (
+        conflicts[0] if len(conflicts) == 1 else ", ".join(conflicts[:-1]) + " and " + conflicts[-1]
+    )
+    verb = "holds" if len(conflicts) == 1 else "hold"
+    return f"{held} already {verb} {ELEMENT_NAMES[stone.lower()]}"
+
+
+class _MoveReader:
+    """Reads one move text (ELE-18) against a state, with messages naming the rule."""
+
+    def __init__(self, state: ElementoState, seat: int, text: str) -> None:
+        self.state, self.seat, self.text = state, seat, text
+
+    def syntax(self, reason: str) -> NotationError:
+        examples = self.state.examples(self.seat, 3)
+        return NotationError(self.text, reason, rule="ELE-18", valid=examples)
+
+    def illegal(self, reason: str, rule: str) -> IllegalMoveError:
+        return IllegalMoveError(self.text, reason, rule=rule)
+
+    def read(self) -> Action:
+        if not self.state.dice:
+            raise IllegalMoveError(self.text, "the dice have not been rolled yet", rule="ELE-6")
+        compact = _SEPARATORS.sub("", self.text.lower())
+        head = _HEAD.match(compact)
+        if not head:
+            raise self.syntax("write a placement like E@a4 or a move like b2-b3")
+        if head["square"]:
+            action: Action = self._placement(head["stone"], head["square"])
+        else:
+            action = self._move(head["origin"], head["target"])
+        return self._with_choices(action, self._choices(compact, head.end()))
+
+    def _choices(self, compact: str, start: int) -> list[tuple[str, str]]:
+        """The ``<line>:<choice>`` pairs after the move, in the order written."""
+        pairs = []
+        while start < len(compact):
+            found = _CHOICE.match(compact, start)
+            if not found:
+                example = "1:light" if self.state.game.players > 2 else "1:opp"
+                rest = compact[start:]
+                raise self.syntax(
+                    f"after the move come removal choices like {example}, not {rest!r}"
+                )
+            pairs.append((found["line"], found["word"]))
+            start = found.end()
+        return pairs
+
+    def _parse_square(self, text: str) -> int:
+        file, rank = BOARD.parse_square(text, self.text)
+        return _index(file, rank)
+
+    def _placement(self, stone_text: str, square_text: str) -> Placement:
+        players = self.state.game.players
+        example = "E@a4" if players == 2 else "LE@a4 or DE@a4"
+        if len(stone_text) not in (1, 2) or stone_text[-1] not in ELEMENTS:
+            raise self.syntax(f"a placement is <element>@<square> with F W E A, e.g. {example}")
+        colour = stone_text[0] if len(stone_text) == 2 else ""
+        if colour and colour not in "ld":
+            raise self.syntax("the colour before the element is L (light) or D (dark)")
+        index = self._parse_square(square_text)
+        element = stone_text[-1]
+        if players == 2:
+            own = "l" if self.seat == 0 else "d"
+            if colour and colour != own:
+                mine = "light" if own == "l" else "dark"
+                raise self.illegal(f"you place only your own ({mine}) stones", "ELE-6")
+            stone = element.upper() if self.seat == 0 else element
+        elif not colour:
+            raise self.syntax(f"say the colour too in a {players}-player game: {example}")
+        else:
+            stone = element.upper() if colour == "l" else element
+        self._check_placement(stone, index)
+        return Placement(stone, index)
+
+    def _check_placement(self, stone: str, index: int) -> None:
+        state, square = self.state, _square(index)
+        if not state._rolled(index):
+            raise self.illegal(self._colour_reason(index, "place"), "ELE-6")
+        if state.board[index] != EMPTY:
+            occupant = _stone_name(state.board[index])
+            raise self.illegal(f"{square} is not empty: {occupant} stands there", "ELE-6")
+        if stone not in state._stones_for(self.seat):
+            whose = "your supply" if state.game.players == 2 else "the common supply"
+            raise self.illegal(f"no {_stone_name(stone)} stone is left in {whose}", "ELE-6")
+        if conflicts := state._conflicts(stone.lower(), index):
+            raise self.illegal(_clash(conflicts, stone), "ELE-4")
+
+    def _colour_reason(self, index: int, verb: str) -> str:
+        colours = [COLOUR_NAMES[c] for c in self.state.dice.split("+")]
+        where = "on" if verb == "place" else "from"
+        return (
+            f"{_square(index)} is {COLOUR_NAMES[_quadrant(index)]} but the dice show "
+            f"{self.state.dice}: {verb} {where} a {colours[0]} or {colours[1]} square"
+        )
+
+    def _move(self, origin_text: str, target_text: str) -> Move:
+        origin, target = self._parse_square(origin_text), self._parse_square(target_text)
+        state = self.state
+        rule = "ELE-7" if state.game.players == 2 else "ELE-14"
+        if placements := state._placements(self.seat):
+            example = self.state.format(Placement(*placements[0]))
+            raise self.illegal(
+                f"a move is allowed only when no placement is possible; e.g. {example}", "ELE-7"
+            )
+        stone = state.board[origin]
+        if stone == EMPTY:
+            raise self.illegal(f"there is no stone on {_square(origin)}", rule)
+        if not state._owns(self.seat, stone):
+            raise self.illegal(
+                f"{_square(origin)} holds a {_stone_name(stone)} stone; "
+                "you move only your own stones",
+                rule,
+            )
+        if not state._rolled(origin):
+            raise self.illegal(self._colour_reason(origin, "move"), rule)
+        if target not in _neighbours(origin):
+            raise self.illegal("a stone moves one square up, down, left or right", rule)
+        if state.board[target] != EMPTY:
+            occupant = _stone_name(state.board[target])
+            raise self.illegal(f"{_square(target)} is not empty: {occupant} stands there", rule)
+        if conflicts := state._conflicts(stone.lower(), target, origin):
+            raise self.illegal(_clash(conflicts, stone), "ELE-4")
+        return Move(origin, target)
+
+    def _with_choices(self, action: Action, pairs: Sequence[tuple[str, str]]) -> Action:
+        state = self.state
+        multi = state.game.players > 2
+        rule = "ELE-15" if multi else "ELE-10"
+        words = CHOICES_MULTI if multi else CHOICES_2P
+        if isinstance(action, Placement):
+            index = action.square
+            board = state._board_with(index, action.stone)
+        else:
+            index = action.target
+            board = state._board_with(index, state.board[action.origin], action.origin)
+        completed = ElementoState._completed(board, index)
+        given: dict[str, str] = {}
+        for line, choice in pairs:
+            if line not in "1234abcd":
+                raise self.syntax(f"{line!r} is no line: a rank 1 to 4 or a file a to d")
+            if choice not in words:
+                raise self.syntax(f"a removal choice is one of {', '.join(words)}")
+            if line in given:
+                raise self.syntax(f"{_line_name(line)} has two choices")
+            if line not in completed:
+                done = ", ".join(_line_name(done) for done in completed) or "none"
+                raise self.illegal(
+                    f"{_line_name(line)} is not completed by this "
+                    f"{'placement' if isinstance(action, Placement) else 'move'}"
+                    f" (completed: {done})",
+                    rule,
+                )
+            valid = state._valid_choices(self.seat, board, line)
+            if choice not in valid:
+                raise self.illegal(self._choice_reason(line, choice, valid), rule)
+            given[line] = choice
+        choices = tuple(
+            (line, given.get(line, state._valid_choices(self.seat, board, line)[0]))
+            for line in completed
+        )
+        return replace(action, choices=choices)
+
+    def _choice_reason(self, line: str, choice: str, valid: Sequence[str]) -> str:
+        name = _line_name(line)
+        options = " or ".join(f"{line}:{word}" for word in sorted(valid))
+        if choice == "keep":
+            return f"{name} holds opponent stones: keep is not possible, write {options}"
+        if choice == "opp":
+            return f"{name} holds no opponent stones: write {options}"
+        return f"{name} holds only {valid[0]} stones and is removed whole: write {options}"
+
+
+class _PositionReader:
+    """Reads a position string (ELE-19)."""
+
+    def __init__(self, game: Elemento, text: str) -> None:
+        self.game, self.text = game, text
+
+    def error(self, reason: str) -> PositionError:
+        return PositionError(self.text, reason, rule="ELE-19")
+
+    def read(self) -> ElementoState:
+        game = self.game
+        fields = self.text.split()
+        expected = 7 if game.players == 2 else 8
+        if len(fields) != expected:
+            form = "<board> <supply> <scores> <turn> <dice> <passes> <quiet>"
+            if game.players > 2:
+                form += " <seating order>"
+            raise self.error(f"expected {expected} fields: {form}")
+        board = self._board(fields[0])
+        self._supply(board, fields[1])
+        scores = self._scores(fields[2])
+        order = (0, 1) if game.players == 2 else self._order(fields[7])
+        turn = self._turn(fields[3], order)
+        dice = self._dice(fields[4], order)
+        passes = self._counter("passes", fields[5], 2 * game.players)
+        quiet = self._counter("quiet turns", fields[6], game.quiet_limit)
+        state = ElementoState(game, board, scores, order, turn, dice, passes, quiet)
+        if state.to_act and not state._all_actions(state.to_act[0]):
+            name = game.seat_names[state.to_act[0]]
+            raise self.error(
+                f"{name} cannot place or move with {dice} and would have passed "
+                "(ELE-8); give the position after the pass"
+            )
+        return state
+
+    def _counter(self, name: str, text: str, limit: int) -> int:
+        if not text.isdigit() or int(text) > limit:
+            raise self.error(f"{name} {text!r} is not a number from 0 to {limit}")
+        return int(text)
+
+    def _board(self, text: str) -> str:
+        ranks = text.split("/")
+        if len(ranks) != 4 or any(len(rank) != 4 for rank in ranks):
+            raise self.error("the board is 4 ranks of 4 squares, rank 4 first: ..../..../..../....")
+        board = "".join(reversed(ranks))
+        if bad := set(board) - set(STONES + EMPTY):
+            raise self.error(f"unknown board letters {''.join(sorted(bad))}; use . F W E A f w e a")
+        for stone in STONES:
+            if board.count(stone) > COPIES:
+                raise self.error(f"more than {COPIES} {_stone_name(stone)} stones on the board")
+        probe = ElementoState(self.game, board, (), (), 0, "", 0, 0)
+        for index in SQUARES:
+            if board[index] != EMPTY and (clash := probe._conflicts(board[index].lower(), index)):
+                element = ELEMENT_NAMES[board[index].lower()]
+                raise self.error(f"{element} on {_square(index)} repeats in {clash[0]} (ELE-4)")
+        return board
+
+    def _supply(self, board: str, text: str) -> None:
+        probe = ElementoState(self.game, board, (), (), 0, "", 0, 0)
+        if self.game.players == 2:
+            expected = "/".join(probe.supply(seat) or "-" for seat in (0, 1))
+        else:
+            expected = probe.supply() or "-"
+        if text != expected:
+            raise self.error(f"supply {text!r} does not match the board, which leaves {expected}")
+
+    def _scores(self, text: str) -> tuple[int, ...]:
+        parts = text.split("-")
+        if len(parts) != self.game.players or not all(part.isdigit() for part in parts):
+            raise self.error(f"scores {text!r} are one number per player, like 0-0")
+        return tuple(int(part) for part in parts)
+
+    def _order(self, text: str) -> tuple[int, ...]:
+        if text == "?":
+            return ()
+        seats = text.split("-")
+        wanted = sorted(str(seat) for seat in range(1, self.game.players + 1))
+        if sorted(seats) != wanted:
+            raise self.error(f"seating order {text!r} is each seat once, like {'-'.join(wanted)}")
+        return tuple(int(seat) - 1 for seat in seats)
+
+    def _turn(self, text: str, order: tuple[int, ...]) -> int:
+        labels = [self.game.seat_label(seat) for seat in range(self.game.players)]
+        if not order:
+            if text != "?":
+                raise self.error("before the seating draw the turn is '?'")
+            return 0
+        if text.upper() not in labels:
+            raise self.error(f"turn {text!r} is one of {', '.join(labels)}")
+        return order.index(labels.index(text.upper()))
+
+    def _dice(self, text: str, order: tuple[int, ...]) -> str:
+        if text == "?":
+            return ""
+        if text.upper() not in ROLLS or not order:
+            raise self.error(f"dice {text!r} are ? or one of {', '.join(ROLLS)}")
+        return text.upper()
