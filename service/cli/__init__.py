@@ -7,6 +7,7 @@ import click
 from service.cli.dice import dice_group
 from service.cli.engine import engine_group
 from service.cli.mail import mail_group
+from service.cli.server import db_group, player_group, run_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -14,6 +15,8 @@ def main() -> None:
     """Play-by-email game service."""
 
 
-main.add_command(dice_group)
 main.add_command(engine_group)
+for command in (run_command, db_group, player_group):
+    main.add_command(command)
 main.add_command(mail_group)
+main.add_command(dice_group)

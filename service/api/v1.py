@@ -1,0 +1,225 @@
+"""``/api/v1``: JSON in, JSON out; each route takes ids, calls the service and returns."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request
+from sqlalchemy.orm import Session
+
+from service import games, openapi, players
+from service.db import Database
+from service.errors import BadRequest, Unauthorized
+from service.models import Player
+
+blueprint = Blueprint("api_v1", __name__, url_prefix="/api/v1")
+MAX_ID = 2**31 - 1
+
+
+@contextmanager
+def transaction() -> Iterator[Session]:
+    database: Database = current_app.extensions["pbem.database"]
+    with database.transaction() as session:
+        yield session
+
+
+def caller(session: Session, required: bool = True) -> Player | None:
+    header = request.headers.get("Authorization", "")
+    if not header:
+        if required:
+            raise Unauthorized("send your API token as 'Authorization: Bearer <token>'")
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("the Authorization header must read 'Bearer <token>'")
+    return players.authenticate(session, token.strip())
+
+
+def me(session: Session) -> Player:
+    player = caller(session)
+    assert player is not None
+    return player
+
+
+def body() -> dict[str, Any]:
+    """The request's JSON object; strings with NUL characters are refused."""
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise BadRequest("the request body must be a JSON object (Content-Type: application/json)")
+    if _has_nul(data):
+        raise BadRequest("text may not contain NUL characters")
+    return data
+
+
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(item) for item in value)
+    return False
+
+
+def valid_id(value: int) -> int:
+    if not 1 <= value <= MAX_ID:
+        raise BadRequest(f"{value} is not an id")
+    return value
+
+
+@blueprint.get("/health")
+def health() -> Any:
+    return {"status": "ok"}
+
+
+@blueprint.get("/openapi.json")
+def openapi_document() -> Any:
+    return openapi.document()
+
+
+@blueprint.get("/catalog")
+def catalog() -> Any:
+    return {"games": games.catalog()}
+
+
+@blueprint.post("/players")
+def create_player() -> Any:
+    with transaction() as session:
+        player, token = players.create(session, me(session), body())
+        return {"player": players.to_json(player, private=True), "token": token}, 201
+
+
+@blueprint.get("/players/me")
+def read_me() -> Any:
+    with transaction() as session:
+        return {"player": players.to_json(me(session), private=True)}
+
+
+@blueprint.patch("/players/me")
+def update_me() -> Any:
+    with transaction() as session:
+        player = players.update(session, me(session), body())
+        return {"player": players.to_json(player, private=True)}
+
+
+@blueprint.post("/players/me/token")
+def rotate_token() -> Any:
+    with transaction() as session:
+        return {"token": players.issue_token(session, me(session))}
+
+
+@blueprint.post("/players/me/vacation")
+def take_vacation() -> Any:
+    with transaction() as session:
+        player = me(session)
+        players.take_vacation(session, player, body().get("days"))
+        return {"player": players.to_json(player, private=True)}
+
+
+@blueprint.get("/players/<int:player_id>")
+def read_player(player_id: int) -> Any:
+    with transaction() as session:
+        viewer = me(session)
+        player = players.get(session, valid_id(player_id))
+        private = viewer.id == player.id or viewer.has_role("td", "admin")
+        return {"player": players.to_json(player, private=private)}
+
+
+@blueprint.post("/games")
+def create_game() -> Any:
+    with transaction() as session:
+        viewer = me(session)
+        game = games.create(session, viewer, body())
+        return {"game": games.to_json(session, game, viewer)}, 201
+
+
+@blueprint.get("/games")
+def list_games() -> Any:
+    with transaction() as session:
+        return {"games": games.list_for(session, me(session), request.args.get("filter", "mine"))}
+
+
+@blueprint.get("/games/<int:gid>")
+def read_game(gid: int) -> Any:
+    with transaction() as session:
+        viewer = me(session)
+        return {"game": games.to_json(session, games.get(session, valid_id(gid)), viewer)}
+
+
+@blueprint.get("/games/<int:gid>/spectate")
+def spectate(gid: int) -> Any:
+    with transaction() as session:
+        return {"game": games.to_json(session, games.get(session, valid_id(gid)), None)}
+
+
+@blueprint.get("/games/<int:gid>/record")
+def record(gid: int) -> Any:
+    with transaction() as session:
+        viewer = caller(session, required=False)
+        return games.record(session, games.get(session, valid_id(gid)), viewer)
+
+
+@blueprint.get("/games/<int:gid>/record.txt")
+def text_record(gid: int) -> Any:
+    with transaction() as session:
+        viewer = caller(session, required=False)
+        text = games.text_record(session, games.get(session, valid_id(gid)), viewer)
+        return Response(text, mimetype="text/plain")
+
+
+@blueprint.post("/games/<int:gid>/moves")
+def submit(gid: int) -> Any:
+    with transaction() as session:
+        viewer, data = me(session), body()
+        game = games.submit(session, valid_id(gid), viewer, data.get("turn"), data.get("text"))
+        return {"game": games.to_json(session, game, viewer)}
+
+
+@blueprint.post("/games/<int:gid>/withdraw")
+def withdraw(gid: int) -> Any:
+    with transaction() as session:
+        viewer = me(session)
+        game = games.withdraw(session, valid_id(gid), viewer, body().get("turn"))
+        return {"game": games.to_json(session, game, viewer)}
+
+
+@blueprint.post("/games/<int:gid>/wait")
+def wait(gid: int) -> Any:
+    with transaction() as session:
+        viewer, data = me(session), body()
+        game = games.wait_for_deadline(
+            session, valid_id(gid), viewer, data.get("turn"), data.get("wait", True)
+        )
+        return {"game": games.to_json(session, game, viewer)}
+
+
+@blueprint.post("/games/<int:gid>/preview")
+def preview(gid: int) -> Any:
+    with transaction() as session:
+        return games.preview(session, valid_id(gid), me(session), body().get("text"))
+
+
+@blueprint.post("/games/<int:gid>/resign")
+def resign(gid: int) -> Any:
+    with transaction() as session:
+        viewer = me(session)
+        game = games.resign(session, valid_id(gid), viewer)
+        return {"game": games.to_json(session, game, viewer)}
+
+
+@blueprint.post("/games/<int:gid>/draw/<any(offer, accept, decline):action>")
+def draw(gid: int, action: str) -> Any:
+    with transaction() as session:
+        viewer = me(session)
+        game = games.draw(session, valid_id(gid), viewer, action)
+        return {"game": games.to_json(session, game, viewer)}
+
+
+@blueprint.patch("/games/<int:gid>/deadline")
+def set_deadline(gid: int) -> Any:
+    with transaction() as session:
+        viewer = me(session)
+        game = games.set_deadline(session, valid_id(gid), viewer, body().get("deadline"))
+        return {"game": games.to_json(session, game, viewer)}

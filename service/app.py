@@ -1,0 +1,46 @@
+"""The Flask app factory: ``flask --app service.app:create_app run``."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask, jsonify
+from werkzeug.exceptions import HTTPException
+
+from service import db
+from service.config import Settings
+from service.errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+
+def error_body(code: str, message: str, status: int) -> Any:
+    return jsonify({"error": {"code": code, "message": message}}), status
+
+
+def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = None) -> Flask:
+    from service.api import v1
+
+    database = db.configure(settings or Settings.from_env(), dispatch)
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = database.settings.max_body_bytes
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions["pbem.database"] = database
+    app.register_blueprint(v1.blueprint)
+
+    @app.errorhandler(ServiceError)
+    def service_error(error: ServiceError) -> Any:
+        return error_body(error.code, error.message, error.status)
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Any:
+        code = (error.name or "error").lower().replace(" ", "_")
+        return error_body(code, error.description or error.name, error.code or 400)
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> Any:
+        log.exception("unexpected error")
+        return error_body("internal", "something went wrong on our side; nothing was changed", 500)
+
+    return app

@@ -1,0 +1,71 @@
+"""Errors the service raises on purpose; the API turns each into a JSON 4xx answer."""
+
+from __future__ import annotations
+
+from engine import (
+    EngineError,
+    GameOverError,
+    NotationError,
+    NotYourTurnError,
+    OptionError,
+    PositionError,
+    UnknownGameError,
+)
+
+
+class ServiceError(Exception):
+    """A request the service refuses, with a message for a person."""
+
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+
+
+class BadRequest(ServiceError):
+    pass
+
+
+class Unauthorized(ServiceError):
+    status = 401
+    code = "unauthorized"
+
+
+class Forbidden(ServiceError):
+    status = 403
+    code = "forbidden"
+
+
+class NotFound(ServiceError):
+    status = 404
+    code = "not_found"
+
+
+class Conflict(ServiceError):
+    status = 409
+    code = "conflict"
+
+
+class Unprocessable(ServiceError):
+    status = 422
+    code = "invalid"
+
+
+def from_engine(error: EngineError) -> ServiceError:
+    """The engine's own words, with a code and status that fit."""
+    kinds: list[tuple[type[EngineError], type[ServiceError], str]] = [
+        (UnknownGameError, BadRequest, "unknown_game"),
+        (OptionError, BadRequest, "bad_option"),
+        (GameOverError, Conflict, "game_over"),
+        (NotYourTurnError, Conflict, "not_your_turn"),
+        (NotationError, Unprocessable, "cannot_read"),
+        (PositionError, Unprocessable, "bad_position"),
+    ]
+    for engine_kind, service_kind, code in kinds:
+        if isinstance(error, engine_kind):
+            return service_kind(str(error), code)
+    return Unprocessable(str(error), "illegal_move")

@@ -1,0 +1,231 @@
+"""The database schema (SQLAlchemy 2.x); changes go through Alembic migrations."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes in and out, stored naive so SQLite and PostgreSQL agree."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        return None if value is None else value.replace(tzinfo=UTC)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {datetime: UTCDateTime, dict[str, Any]: JSON, list[Any]: JSON}
+
+
+ROLES = ("player", "td", "admin")
+NOTIFY = ("each", "none")
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    roles: Mapped[list[Any]] = mapped_column(default=lambda: ["player"])
+    time_zone: Mapped[str] = mapped_column(String(64), default="UTC")
+    notify: Mapped[str] = mapped_column(String(16), default="each")
+    vacation_days_per_year: Mapped[float] = mapped_column(Float, default=21.0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    emails: Mapped[list[Email]] = relationship(
+        back_populates="player", order_by="Email.id", cascade="all, delete-orphan"
+    )
+    tokens: Mapped[list[ApiToken]] = relationship(cascade="all, delete-orphan")
+    vacations: Mapped[list[Vacation]] = relationship(order_by="Vacation.starts")
+
+    def has_role(self, *roles: str) -> bool:
+        return any(role in self.roles for role in roles)
+
+    @property
+    def address(self) -> str | None:
+        return self.emails[0].address if self.emails else None
+
+
+class Email(Base):
+    __tablename__ = "emails"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    address: Mapped[str] = mapped_column(String(254), unique=True)
+
+    player: Mapped[Player] = relationship(back_populates="emails")
+
+
+class ApiToken(Base):
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    revoked_at: Mapped[datetime | None]
+
+
+class Vacation(Base):
+    __tablename__ = "vacations"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    starts: Mapped[datetime]
+    ends: Mapped[datetime]
+    days: Mapped[float] = mapped_column(Float)
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]]
+    players: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default="active", index=True)
+    time_control: Mapped[dict[str, Any]]
+    state: Mapped[dict[str, Any]]
+    turn: Mapped[int] = mapped_column(Integer, default=0)
+    rolls: Mapped[int] = mapped_column(Integer, default=0)
+    draw_offers: Mapped[list[Any]] = mapped_column(default=list)
+    result: Mapped[dict[str, Any] | None]
+    seed: Mapped[bytes | None] = mapped_column(LargeBinary)
+    commitment: Mapped[str | None] = mapped_column(String(128))
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None]
+
+    seats: Mapped[list[Seat]] = relationship(order_by="Seat.seat", back_populates="game")
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    missed: Mapped[int] = mapped_column(Integer, default=0)
+    bank_seconds: Mapped[float | None] = mapped_column(Float)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship()
+
+
+class Turn(Base):
+    """One decision point: a sequential move or a sealed turn, with its deadline."""
+
+    __tablename__ = "turns"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[str] = mapped_column(String(16))
+    to_act: Mapped[list[Any]]
+    state: Mapped[dict[str, Any]]
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+    deadline: Mapped[datetime | None] = mapped_column(index=True)
+    waiting: Mapped[list[Any]] = mapped_column(default=list)
+    reminders_sent: Mapped[list[Any]] = mapped_column(default=list)
+    resolved_at: Mapped[datetime | None] = mapped_column(index=True)
+    resolved_by: Mapped[str | None] = mapped_column(String(16))
+    events: Mapped[list[Any]] = mapped_column(default=list)
+
+
+class Order(Base):
+    """A move or sealed orders as received; sealed ones are shown to their author only."""
+
+    __tablename__ = "orders"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    turn: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    text: Mapped[str] = mapped_column(Text)
+    parsed: Mapped[str] = mapped_column(Text)
+    channel: Mapped[str] = mapped_column(String(16), default="api")
+    sealed: Mapped[bool] = mapped_column(Boolean, default=False)
+    status: Mapped[str] = mapped_column(String(16), default="current")
+    receipt: Mapped[str | None] = mapped_column(String(64))
+    receipt_salt: Mapped[str | None] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Step(Base):
+    """What the engine applied, in order: chance outcomes and moves (the replayable record)."""
+
+    __tablename__ = "steps"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    turn: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+
+
+class LogEntry(Base):
+    """Append-only history of a game; never holds the text of unrevealed sealed orders."""
+
+    __tablename__ = "game_log"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    turn: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(32))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+
+
+class Outbox(Base):
+    """A message to send; written in the transaction that caused it, sent after commit."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str | None] = mapped_column(String(200), unique=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), index=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    kind: Mapped[str] = mapped_column(String(32))
+    to_address: Mapped[str] = mapped_column(String(254))
+    subject: Mapped[str] = mapped_column(String(200))
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    sent_at: Mapped[datetime | None] = mapped_column(index=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime | None]
+    last_error: Mapped[str | None] = mapped_column(Text)

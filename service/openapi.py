@@ -1,0 +1,231 @@
+"""The OpenAPI 3.1 document of ``/api/v1`` (a test checks it against the real routes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+ERROR = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["code", "message"],
+            "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+        }
+    },
+}
+OBJECT: dict[str, Any] = {"type": "object"}
+ID = {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}
+TURN = {"type": "integer", "description": "the turn number the client saw"}
+PLAYER_IN: dict[str, Any] = {
+    "type": "object",
+    "required": ["name", "emails"],
+    "properties": {
+        "name": {"type": "string"},
+        "emails": {"type": "array", "items": {"type": "string", "format": "email"}},
+        "roles": {"type": "array", "items": {"enum": ["player", "td", "admin"]}},
+        "time_zone": {"type": "string"},
+        "notify": {"enum": ["each", "none"]},
+        "vacation_days_per_year": {"type": "number"},
+    },
+}
+PREFERENCES = {
+    "type": "object",
+    "properties": {
+        key: PLAYER_IN["properties"][key] for key in ("name", "emails", "time_zone", "notify")
+    },
+}
+TIME_CONTROL = {
+    "type": "object",
+    "properties": {
+        "days": {"type": "number"},
+        "skip_weekends": {"type": "boolean"},
+        "forfeit_after": {"type": "integer"},
+        "bank": {
+            "type": ["object", "null"],
+            "properties": {
+                "initial_days": {"type": "number"},
+                "increment_days": {"type": "number"},
+                "max_days": {"type": "number"},
+            },
+        },
+    },
+}
+GAME_IN = {
+    "type": "object",
+    "required": ["game", "seats"],
+    "properties": {
+        "game": {"type": "string"},
+        "options": {"type": "object", "additionalProperties": {"type": "string"}},
+        "seats": {"type": "array", "items": ID},
+        "time_control": TIME_CONTROL,
+    },
+}
+MOVE_IN = {
+    "type": "object",
+    "required": ["turn", "text"],
+    "properties": {"turn": TURN, "text": {"type": "string"}},
+}
+TURN_IN = {"type": "object", "required": ["turn"], "properties": {"turn": TURN}}
+WAIT_IN = {
+    "type": "object",
+    "required": ["turn"],
+    "properties": {"turn": TURN, "wait": {"type": "boolean"}},
+}
+TEXT_IN = {"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}}}
+DAYS_IN = {"type": "object", "required": ["days"], "properties": {"days": {"type": "number"}}}
+DEADLINE_IN = {
+    "type": "object",
+    "required": ["deadline"],
+    "properties": {"deadline": {"type": "string", "format": "date-time"}},
+}
+
+# method, path, summary, auth ("yes", "no", "optional"), request schema, success status
+ROUTES: list[tuple[str, str, str, str, dict[str, Any] | None, int]] = [
+    ("get", "/health", "Liveness check", "no", None, 200),
+    ("get", "/openapi.json", "This document", "no", None, 200),
+    ("get", "/catalog", "Every game with its options and player counts", "no", None, 200),
+    (
+        "post",
+        "/players",
+        "Create a player (directors, admins); returns the token once",
+        "yes",
+        PLAYER_IN,
+        201,
+    ),
+    ("get", "/players/me", "The caller's own account", "yes", None, 200),
+    ("patch", "/players/me", "Update own preferences", "yes", PREFERENCES, 200),
+    ("post", "/players/me/token", "Replace the caller's API token", "yes", None, 200),
+    ("post", "/players/me/vacation", "Take leave from now for some days", "yes", DAYS_IN, 200),
+    (
+        "get",
+        "/players/{player_id}",
+        "A player (private fields to self and directors)",
+        "yes",
+        None,
+        200,
+    ),
+    ("post", "/games", "Create a game", "yes", GAME_IN, 201),
+    (
+        "get",
+        "/games",
+        "The caller's games: filter mine, waiting, active, finished, all",
+        "yes",
+        None,
+        200,
+    ),
+    ("get", "/games/{game_id}", "A game as the caller may see it", "yes", None, 200),
+    ("get", "/games/{game_id}/spectate", "A game as a spectator sees it", "no", None, 200),
+    (
+        "get",
+        "/games/{game_id}/record",
+        "Full JSON record: moves, orders, rolls, events",
+        "optional",
+        None,
+        200,
+    ),
+    (
+        "get",
+        "/games/{game_id}/record.txt",
+        "Compact text record with headers and moves",
+        "optional",
+        None,
+        200,
+    ),
+    (
+        "post",
+        "/games/{game_id}/moves",
+        "Play a move, or submit or replace sealed orders",
+        "yes",
+        MOVE_IN,
+        200,
+    ),
+    ("post", "/games/{game_id}/withdraw", "Withdraw sealed orders", "yes", TURN_IN, 200),
+    (
+        "post",
+        "/games/{game_id}/wait",
+        "Hold a sealed turn open until its deadline",
+        "yes",
+        WAIT_IN,
+        200,
+    ),
+    (
+        "post",
+        "/games/{game_id}/preview",
+        "The board after a move; nothing is stored",
+        "yes",
+        TEXT_IN,
+        200,
+    ),
+    ("post", "/games/{game_id}/resign", "Resign", "yes", None, 200),
+    ("post", "/games/{game_id}/draw/{action}", "Offer, accept or decline a draw", "yes", None, 200),
+    (
+        "patch",
+        "/games/{game_id}/deadline",
+        "Set the current deadline (directors, admins)",
+        "yes",
+        DEADLINE_IN,
+        200,
+    ),
+]
+
+
+def _parameters(path: str, method: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for name in ("game_id", "player_id"):
+        if "{" + name + "}" in path:
+            found.append({"name": name, "in": "path", "required": True, "schema": ID})
+    if "{action}" in path:
+        actions = {"enum": ["offer", "accept", "decline"]}
+        found.append({"name": "action", "in": "path", "required": True, "schema": actions})
+    if path == "/games" and method == "get":
+        filters = {"enum": ["mine", "waiting", "active", "finished", "all"], "default": "mine"}
+        found.append({"name": "filter", "in": "query", "required": False, "schema": filters})
+    return found
+
+
+def _operation(
+    method: str, path: str, summary: str, auth: str, schema: dict[str, Any] | None, status: int
+) -> dict[str, Any]:
+    text = path.endswith(".txt")
+    content = (
+        {"text/plain": {"schema": {"type": "string"}}}
+        if text
+        else {"application/json": {"schema": OBJECT}}
+    )
+    errors = {"application/json": {"schema": ERROR}}
+    operation: dict[str, Any] = {
+        "summary": summary,
+        "operationId": f"{method}_{path}".replace("/", "_").replace("{", "").replace("}", ""),
+        "parameters": _parameters(path, method),
+        "responses": {
+            str(status): {"description": "success", "content": content},
+            "4XX": {"description": "refused, with the reason", "content": errors},
+        },
+    }
+    if auth == "yes":
+        operation["security"] = [{"bearer": []}]
+    elif auth == "optional":
+        operation["security"] = [{}, {"bearer": []}]
+    else:
+        operation["security"] = []
+    if schema is not None:
+        operation["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": schema}},
+        }
+    return operation
+
+
+def document() -> dict[str, Any]:
+    paths: dict[str, dict[str, Any]] = {}
+    for method, path, summary, auth, schema, status in ROUTES:
+        paths.setdefault(path, {})[method] = _operation(method, path, summary, auth, schema, status)
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "pbem play-by-email games", "version": "1"},
+        "servers": [{"url": "/api/v1"}],
+        "paths": paths,
+        "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+    }

@@ -1,0 +1,189 @@
+"""Players: accounts, e-mail addresses, API tokens, roles, preferences and vacations."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, available_timezones
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from service import notify
+from service.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
+from service.models import NOTIFY, ROLES, ApiToken, Email, Game, Player, Seat, Vacation, utcnow
+
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def authenticate(session: Session, token: str) -> Player:
+    row = session.scalar(
+        select(ApiToken).where(
+            ApiToken.token_hash == token_hash(token), ApiToken.revoked_at.is_(None)
+        )
+    )
+    if row is None:
+        raise Unauthorized("the API token is unknown or was replaced; ask for a new one")
+    return session.get_one(Player, row.player_id)
+
+
+def get(session: Session, player_id: int) -> Player:
+    player = session.get(Player, player_id)
+    if player is None:
+        raise NotFound(f"there is no player {player_id}")
+    return player
+
+
+def by_address(session: Session, address: str) -> Player | None:
+    """The player who owns an e-mail address (the gateway's way in)."""
+    row = session.scalar(select(Email).where(Email.address == address.strip().lower()))
+    return row.player if row else None
+
+
+def create(session: Session, actor: Player | None, data: Mapping[str, Any]) -> tuple[Player, str]:
+    """A new player and their first API token (shown once). ``actor`` None: the command line."""
+    if actor is not None and not actor.has_role("td", "admin"):
+        raise Forbidden("only tournament directors and admins create players")
+    name = _text(data.get("name"), "name")
+    emails = data.get("emails")
+    if not isinstance(emails, list) or not emails:
+        raise BadRequest("emails must be a list of one or more e-mail addresses")
+    roles = data.get("roles", ["player"])
+    if not isinstance(roles, list) or not set(roles) <= set(ROLES):
+        raise BadRequest(f"roles must be a list drawn from {', '.join(ROLES)}")
+    if "admin" in roles and actor is not None and not actor.has_role("admin"):
+        raise Forbidden("only admins create admins")
+    player = Player(name=name, roles=sorted(set(roles) | {"player"}))
+    _preferences(player, data)
+    for address in emails:
+        player.emails.append(Email(address=_address(session, address)))
+    session.add(player)
+    session.flush()
+    return player, issue_token(session, player)
+
+
+def issue_token(session: Session, player: Player) -> str:
+    """A fresh token for ``player``; every earlier one stops working."""
+    now = utcnow()
+    for old in player.tokens:
+        if old.revoked_at is None:
+            old.revoked_at = now
+    token = "pbem_" + secrets.token_urlsafe(32)
+    player.tokens.append(ApiToken(token_hash=token_hash(token)))
+    session.flush()
+    return token
+
+
+def update(session: Session, player: Player, data: Mapping[str, Any]) -> Player:
+    """A player's own preferences: name, time zone, notification preference, addresses."""
+    allowed = {"name", "time_zone", "notify", "emails"}
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise BadRequest(f"cannot change {', '.join(unknown)}; fields are {', '.join(allowed)}")
+    if "name" in data:
+        player.name = _text(data["name"], "name")
+    _preferences(player, data)
+    if "emails" in data:
+        emails = data["emails"]
+        if not isinstance(emails, list) or not emails:
+            raise BadRequest("emails must be a list of one or more e-mail addresses")
+        mine = {email.address: email for email in player.emails}
+        wanted = [str(address).strip().lower() for address in emails]
+        player.emails[:] = [
+            mine[a] if a in mine else Email(address=_address(session, a)) for a in wanted
+        ]
+    session.flush()
+    return player
+
+
+def _preferences(player: Player, data: Mapping[str, Any]) -> None:
+    if "time_zone" in data:
+        zone = data["time_zone"]
+        if not isinstance(zone, str) or zone not in available_timezones():
+            raise BadRequest(f"unknown time zone {zone!r}; use a name like 'Europe/Vienna'")
+        ZoneInfo(zone)
+        player.time_zone = zone
+    if "notify" in data:
+        if data["notify"] not in NOTIFY:
+            raise BadRequest(f"notify must be one of {', '.join(NOTIFY)}")
+        player.notify = data["notify"]
+    if "vacation_days_per_year" in data:
+        days = data["vacation_days_per_year"]
+        if isinstance(days, bool) or not isinstance(days, int | float) or not 0 <= days <= 366:
+            raise BadRequest("vacation_days_per_year must be a number from 0 to 366")
+        player.vacation_days_per_year = float(days)
+
+
+def _text(value: Any, name: str) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > 80:
+        raise BadRequest(f"{name} must be a non-empty text of at most 80 characters")
+    return value.strip()
+
+
+def _address(session: Session, address: Any) -> str:
+    if not isinstance(address, str) or not EMAIL.match(address.strip()):
+        raise BadRequest(f"{address!r} is not an e-mail address")
+    cleaned = str(address).strip().lower()
+    if session.scalar(select(Email).where(Email.address == cleaned)):
+        raise Conflict(f"the address {cleaned} already belongs to a player")
+    return cleaned
+
+
+def to_json(player: Player, private: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": player.id, "name": player.name, "roles": player.roles}
+    if private:
+        data |= {
+            "emails": [email.address for email in player.emails],
+            "time_zone": player.time_zone,
+            "notify": player.notify,
+            "vacation_days_per_year": player.vacation_days_per_year,
+            "vacation_days_left": vacation_days_left(player, utcnow()),
+            "vacations": [
+                {"starts": v.starts.isoformat(), "ends": v.ends.isoformat(), "days": v.days}
+                for v in player.vacations
+            ],
+        }
+    return data
+
+
+def vacation_days_left(player: Player, now: datetime) -> float:
+    taken = sum(v.days for v in player.vacations if v.starts.year == now.year)
+    return max(0.0, player.vacation_days_per_year - taken)
+
+
+def take_vacation(session: Session, player: Player, days: Any, now: datetime | None = None) -> None:
+    """Leave from now for ``days``: clocks stop, deadlines move back, everybody is told."""
+    from service import games
+
+    now = now or utcnow()
+    if isinstance(days, bool) or not isinstance(days, int | float) or days <= 0:
+        raise BadRequest("days must be a positive number")
+    left = vacation_days_left(player, now)
+    if days > left:
+        raise Conflict(f"only {left:g} vacation days are left this year; asked for {days:g}")
+    ends = now + timedelta(days=days)
+    session.add(Vacation(player_id=player.id, starts=now, ends=ends, days=float(days)))
+    active = session.scalars(
+        select(Game)
+        .join(Seat)
+        .where(Seat.player_id == player.id, Game.status == "active")
+        .order_by(Game.id)
+    ).all()
+    for game in active:
+        games.lock(session, game.id)
+        games.push_deadline(session, game, player, ends, now)
+        for seat in game.seats:
+            notify.vacation(session, game, seat.player, player, ends)
+    session.flush()
+
+
+def count(session: Session) -> int:
+    return session.scalar(select(func.count()).select_from(Player)) or 0

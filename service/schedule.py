@@ -1,0 +1,44 @@
+"""The periodic sweep: finds due turns, due reminders and unsent mail; queues the work."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from service import games, notify
+from service.db import Database, enqueue
+from service.models import utcnow
+
+
+def sweep(database: Database, now: datetime | None = None) -> dict[str, int]:
+    now = now or utcnow()
+    with database.transaction() as session:
+        turns = games.due_turns(session, now)
+        reminders = games.reminders_due(session, database.settings.reminder_hours, now)
+        mail = notify.due(session, now)
+        for game_id, number in turns:
+            enqueue(session, games.RESOLVE_TASK, game_id, number, now.isoformat())
+        for outbox_id in mail:
+            enqueue(session, notify.SEND_TASK, outbox_id)
+    reminded = 0
+    for game_id, number in reminders:
+        with database.transaction() as session:
+            reminded += games.remind(
+                session, game_id, number, database.settings.reminder_hours, now
+            )
+    return {"turns": len(turns), "reminders": reminded, "mail": len(mail)}
+
+
+def resolve_turn(
+    database: Database, game_id: int, number: int, swept_at: str | None = None
+) -> bool:
+    """``swept_at``: when the sweep saw the turn due (a later clock never un-passes it)."""
+    now = utcnow()
+    if swept_at is not None:
+        now = max(now, datetime.fromisoformat(swept_at))
+    with database.transaction() as session:
+        return games.resolve_turn(session, game_id, number, now)
+
+
+def send(database: Database, outbox_id: int) -> float | None:
+    with database.transaction() as session:
+        return notify.send(session, database.settings, outbox_id)

@@ -1,0 +1,37 @@
+"""The Celery app: ``celery -A workers.app worker`` and ``celery -A workers.app beat``.
+
+Broker: ``REDIS_URL`` when set, otherwise kombu's SQLAlchemy transport on SQLite under
+``var/`` (no server to install). Tasks leave no results.
+"""
+
+from __future__ import annotations
+
+from celery import Celery
+
+from service.config import Settings
+
+celery = Celery("pbem", include=["workers.tasks"])
+
+
+def configure(settings: Settings) -> None:
+    settings.prepare()
+    celery.conf.update(
+        broker_url=settings.broker_url,
+        task_default_queue=settings.queue,
+        task_ignore_result=True,
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        broker_connection_retry_on_startup=True,
+        task_always_eager=settings.eager,
+        beat_schedule={"sweep": {"task": "pbem.sweep", "schedule": settings.sweep_seconds}},
+        beat_schedule_filename=str(settings.var_dir / "celerybeat-schedule"),
+        # kombu's SQLAlchemy transport hands every transport option to create_engine
+        broker_transport_options=(
+            {"polling_interval": 0.2} if settings.broker_url.startswith("redis") else {}
+        ),
+    )
+
+
+configure(Settings.from_env())
+app = celery
