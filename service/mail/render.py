@@ -1,0 +1,465 @@
+"""Outbound mail: one Jinja2 template set per message kind, rendered to subject, text and HTML.
+
+Templates live in ``email_templates/<kind>/`` (``subject.txt``, ``text.txt``, ``html.html``) at
+the repository root; the board pictures are the shared partials ``_board.txt`` and
+``_board.html``, which the public web page reuses through :func:`render_board_text` and
+:func:`render_board_html`. HTML is autoescaped, plain text is not; every variable a template
+uses must be in the context (``StrictUndefined``).
+
+Everything a player sees of a game comes from ``state.view(seat).to_json()`` (the ``view``
+below); the rest of the context is plain values. Player-supplied strings (names, what a player
+typed) go in as they are: the templates escape them for HTML and keep them on one line where a
+line break could forge our text.
+
+Context of every kind (``BASE``):
+
+=================  ==========================================================================
+``player_name``    the recipient's display name (player-supplied)
+``timezone``       the recipient's IANA time zone name; every time is shown in it
+``preferences_url`` where the recipient changes mail preferences
+``unsubscribe_url`` where the recipient stops all mail (also for ``List-Unsubscribe``)
+=================  ==========================================================================
+
+Context of every game mail (``GAME``): ``game_id`` (int), ``game_url`` (the public
+``/games/<id>`` page, absolute), ``view`` (``View.to_json()`` for the recipient's seat),
+``players`` (display names by seat, player-supplied; ``None`` for a seat still open).
+
+=================  ==========================================================================
+kind               context beyond BASE
+=================  ==========================================================================
+invitation         GAME (``view`` of the starting position), ``inviter`` (display name),
+                   ``expires`` (aware datetime or None)
+game_started       GAME, ``deadline`` (aware datetime or None), ``commitment`` (SHA-256 hex
+                   of the dice seed, or None when the game has no dice)
+your_turn          GAME, ``turn`` (int), ``deadline``
+orders_received    GAME, ``turn``, ``orders`` (the orders as read, canonical text),
+                   ``receipt`` (hex hash of the sealed orders), ``deadline``
+turn_resolved      GAME, ``turn`` (the turn just resolved), ``events`` (``Event.to_json()``
+                   list), ``deadline`` (of the next turn)
+opponent_moved     GAME, ``mover`` (seat), ``move`` (text), ``events``, ``deadline``
+reminder           GAME, ``turn``, ``deadline``, ``hours_left`` (float)
+default_orders     GAME, ``turn`` (the missed turn), ``orders`` (the default orders applied
+                   to the recipient), ``events``, ``deadline`` (of the next turn)
+game_over          GAME, ``record`` (compact game record text), ``dice_seed`` (hex, or None
+                   when the game had no dice), ``commitment`` (or None)
+error_reply        ``received`` (what was read), ``error`` (the engine's message), and GAME
+                   whose values may all be None when the mail belonged to no game
+help               GAME, whose values may all be None outside a game
+digest             ``date`` (aware datetime), ``games``: a list of GAME mappings each with
+                   ``deadline`` and ``events`` too
+=================  ==========================================================================
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from service.mail.extract import REPLY_MARKER
+
+Players = Sequence[str | None] | None
+"""Display names by seat (``None`` for an open seat), or ``None`` outside a game."""
+
+TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "email_templates"
+
+BASE = ("player_name", "timezone", "preferences_url", "unsubscribe_url")
+GAME = ("game_id", "game_url", "view", "players")
+KINDS: Mapping[str, tuple[str, ...]] = {
+    "invitation": (*GAME, "inviter", "expires"),
+    "game_started": (*GAME, "deadline", "commitment"),
+    "your_turn": (*GAME, "turn", "deadline"),
+    "orders_received": (*GAME, "turn", "orders", "receipt", "deadline"),
+    "turn_resolved": (*GAME, "turn", "events", "deadline"),
+    "opponent_moved": (*GAME, "mover", "move", "events", "deadline"),
+    "reminder": (*GAME, "turn", "deadline", "hours_left"),
+    "default_orders": (*GAME, "turn", "orders", "events", "deadline"),
+    "game_over": (*GAME, "record", "dice_seed", "commitment"),
+    "error_reply": (*GAME, "received", "error"),
+    "help": GAME,
+    "digest": ("date", "games"),
+}
+"""The context keys each kind needs beyond ``BASE`` (see the module docstring)."""
+
+DIGEST_BOARDS = 3
+"""A digest draws the boards of this many games waiting for the reader: Gmail clips HTML
+mails over 102 kB, and a large board takes about 30 kB."""
+TEXT_WIDTH = 80
+PROSE_WIDTH = 72
+
+
+@dataclass(frozen=True)
+class RenderedEmail:
+    """One mail, ready for a multipart/alternative message."""
+
+    subject: str
+    text: str
+    html: str
+
+
+def render_email(kind: str, context: Mapping[str, Any]) -> RenderedEmail:
+    """Render the subject, plain text and HTML of one message kind."""
+    if kind not in KINDS:
+        raise ValueError(f"no mail kind {kind!r}; known: {', '.join(KINDS)}")
+    missing = [key for key in (*BASE, *KINDS[kind]) if key not in context]
+    if missing:
+        raise KeyError(f"mail {kind!r} lacks context {', '.join(missing)}")
+    subject = one_line(_render(f"{kind}/subject.txt", context))
+    values = {**context, "subject": subject}
+    return RenderedEmail(
+        subject=subject,
+        text=_tidy_text(_render(f"{kind}/text.txt", values)),
+        html=_render(f"{kind}/html.html", values),
+    )
+
+
+def render_board_html(view_json: Mapping[str, Any]) -> str:
+    """The HTML board (a table with inline styles) of a ``View.to_json()``."""
+    return _render("_board.html", {"view": view_json})
+
+
+def render_board_text(view_json: Mapping[str, Any]) -> str:
+    """The plain-text board with its info lines and status, as the mails show it."""
+    return _tidy_text(_render("_board.txt", {"view": view_json}))
+
+
+def _render(name: str, context: Mapping[str, Any]) -> str:
+    return ENVIRONMENT.get_template(name).render(context)
+
+
+def _tidy_text(text: str) -> str:
+    """No trailing blanks, at most one empty line in a row (optional parts leave gaps)."""
+    lines = [line.rstrip() for line in text.strip("\n").split("\n")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)) + "\n"
+
+
+# --- filters ---------------------------------------------------------------------------------
+
+
+def one_line(value: object) -> str:
+    """A player-supplied string on one line: a line break could forge our own text."""
+    return " ".join(str(value).split())
+
+
+def wrap(value: object, width: int = PROSE_WIDTH, indent: str = "", hang: str = "") -> str:
+    """Fill each line of ``value`` that is longer than ``width``; shorter lines stay as written.
+
+    ``indent`` starts the first line, ``hang`` the lines a long line is broken into (after
+    ``indent``'s width of spaces when not given).
+    """
+    subsequent = hang or " " * len(indent)
+    out = []
+    for line in str(value).split("\n"):
+        if len(indent + line) <= width:
+            out.append(indent + line)
+            continue
+        out += textwrap.wrap(
+            line,
+            width,
+            initial_indent=indent,
+            subsequent_indent=subsequent,
+            break_on_hyphens=False,
+        )
+    return "\n".join(out)
+
+
+def wrap_items(items: Sequence[str], lead: str, width: int = PROSE_WIDTH, hang: str = "  ") -> str:
+    """``lead`` then the items joined by commas, breaking lines between items only."""
+    texts = [item + "," for item in items[:-1]] + list(items[-1:])
+    lines, line, fresh = [], lead.rstrip(), True
+    for text in texts:
+        if fresh or len(line) + 1 + len(text) <= width:
+            line, fresh = f"{line} {text}" if line else text, False
+        else:
+            lines.append(line)
+            line = hang + text
+    lines.append(line)
+    return "\n".join(wrap(one, width, hang=hang) for one in lines)
+
+
+def quote(value: object, max_lines: int = 12) -> str:
+    """What a player typed, quoted with ``> `` and cut to fit 80 columns and a few lines."""
+    lines = str(value).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    shown = [
+        line if len(line) <= TEXT_WIDTH - 2 else line[: TEXT_WIDTH - 5] + "..."
+        for line in lines[:max_lines]
+    ]
+    if len(lines) > max_lines:
+        shown.append(f"[... {len(lines) - max_lines} more lines not shown]")
+    return "\n".join(f"> {line}".rstrip() for line in shown)
+
+
+def when(moment: datetime, zone: str) -> str:
+    """``Sat 1 Mar 2025, 18:00 CET (Europe/Paris)``: an aware datetime in the reader's zone."""
+    if moment.tzinfo is None:
+        raise ValueError(f"a mail shows aware datetimes only, got {moment.isoformat()}")
+    local = moment.astimezone(ZoneInfo(zone))
+    name = local.tzname() or zone
+    where = "" if name == zone else f" ({zone})"
+    return f"{local:%a} {local.day} {local:%b %Y, %H:%M} {name}{where}"
+
+
+def duration(hours: float) -> str:
+    """About how long, in the largest unit that reads naturally."""
+    if hours < 1:
+        minutes = max(1, round(hours * 60))
+        return f"{minutes} minute{'s' * (minutes != 1)}"
+    if hours < 48:
+        whole = round(hours)
+        return f"{whole} hour{'s' * (whole != 1)}"
+    return f"{round(hours / 24)} days"
+
+
+def ordinal(place: int) -> str:
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+def seat_label(view: Mapping[str, Any], players: Players, seat: int) -> str:
+    """``Ann (White)``, or the seat name alone while the seat is open."""
+    seat_name = view["seat_names"][seat]
+    name = players[seat] if players and seat < len(players) else None
+    return f"{one_line(name)} ({seat_name})" if name else seat_name
+
+
+def opponents(view: Mapping[str, Any], players: Players) -> list[str]:
+    """Every seat but the viewer's, labelled (every seat for a spectator)."""
+    seats = range(len(view["seat_names"]))
+    return [seat_label(view, players, seat) for seat in seats if seat != view["viewer"]]
+
+
+def awaiting_orders(view: Mapping[str, Any], players: Players) -> list[str]:
+    """The seats whose sealed orders are not in yet, labelled."""
+    seats = [seat for seat in view["to_act"] if seat not in view["submitted"]]
+    return [seat_label(view, players, seat) for seat in seats]
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def awaits_viewer(game: Mapping[str, Any]) -> bool:
+    """Whether a digest entry's game waits for the recipient's move or orders."""
+    view = game["view"]
+    return view["viewer"] in view["to_act"] and view["viewer"] not in view["submitted"]
+
+
+def standings(view: Mapping[str, Any], players: Players) -> list[tuple[str, str]]:
+    """``(place, seat label)`` from first place down, for a finished game."""
+    places = view["outcome"]["places"]
+    order = sorted(range(len(places)), key=lambda seat: places[seat])
+    return [(ordinal(places[seat]), seat_label(view, players, seat)) for seat in order]
+
+
+def verdict(view: Mapping[str, Any]) -> str:
+    """The result in the recipient's words."""
+    places, viewer = view["outcome"]["places"], view["viewer"]
+    if all(place == 1 for place in places):
+        return "The game is drawn."
+    if viewer is None:
+        return ""
+    if places[viewer] == 1:
+        return "You won. Congratulations!" if places.count(1) == 1 else "You share first place."
+    return "You lost." if len(places) == 2 else f"You finished {ordinal(places[viewer])}."
+
+
+COMMANDS = (
+    ("<move or orders>", "play your move, or send (or replace) your sealed orders"),
+    ("preview <move>", "see the board after a move without playing it"),
+    ("resign", "give up the game"),
+    ("draw", "offer a draw, or accept the one offered to you"),
+    ("decline", "turn down a draw offer or an invitation"),
+    ("board  or  status", "get the current board and whose turn it is"),
+    ("wait", "keep a sealed turn open until its deadline even when all orders are in"),
+    ("vacation on|off", "stop your clocks while you are away, and start them again"),
+    ("help", "get this list"),
+)
+"""The commands a reply may carry, as help mails list them."""
+
+
+# --- board colours ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shade:
+    """How a style word looks: the square's background, and a piece standing there."""
+
+    square: str
+    piece: str = ""
+    ink: str = ""
+
+
+BOARD_LINE = 1
+"""Cell spacing (px) of the board table: its background shows through as the grid lines."""
+WOOD = "#e9d3a6"
+LIGHT_PIECE = ("#fdfdfb", "#1f1f1f")
+DARK_PIECE = ("#262a30", "#ffffff")
+NEUTRAL = Shade("#e4e4e4")
+
+STYLES: Mapping[str, Shade] = {
+    # epaminondas: the stone on the square
+    "empty": Shade(WOOD),
+    "white": Shade(WOOD, *LIGHT_PIECE),
+    "black": Shade(WOOD, *DARK_PIECE),
+    # elasta: the two sides of the battle line
+    "white-side": Shade("#f6efdf"),
+    "black-side": Shade("#59606b"),
+    # anti-grid: kinds of point
+    "red-point": Shade("#f5c9c4"),
+    "blue-point": Shade("#c5d9f7"),
+    "crossing": Shade("#ddd0ee"),
+    "none": Shade("#fafafa"),
+    # elemento: quadrant colours
+    "green": Shade("#bfe3b4"),
+    "yellow": Shade("#f9e7a1"),
+    "red": Shade("#f3b8b0"),
+    "blue": Shade("#b5d0f2"),
+    # nelaxtam: territory
+    "o": Shade("#fbf3dc"),
+    "x": Shade("#c9d0da"),
+    "destroyed": Shade("#4a4a4a"),
+}
+"""Per style word of the games' ``grid()``; any other word gets ``NEUTRAL``."""
+
+PIECES: Mapping[str, Mapping[str, tuple[str, str]]] = {
+    "anti-grid": {"R": ("#c62828", "#ffffff"), "B": ("#1559b3", "#ffffff")},
+    "elemento": {
+        **{stone: LIGHT_PIECE for stone in "FWEA"},
+        **{stone: DARK_PIECE for stone in "fwea"},
+    },
+    "nelaxtam": {
+        **{troop: LIGHT_PIECE for troop in "12345"},
+        **{troop: DARK_PIECE for troop in "ABCDE"},
+    },
+}
+"""Piece colours by a cell's text, where the style word says where, not what, stands there."""
+
+
+def board_metrics(grid: Mapping[str, Any]) -> dict[str, int]:
+    """Sizes (px) that keep any board square-celled and within a 600 px mail column."""
+    files, lines = len(grid["files"]), max(len(grid["files"]), len(grid["ranks"]), 1)
+    square = max(22, min(44, 540 // lines))
+    piece = square - 8
+    coord = 28
+    return {
+        "square": square,
+        "piece": piece,
+        "font": max(11, piece * 11 // 20),
+        "coord": coord,
+        "width": files * square + 2 * coord + (files + 3) * BOARD_LINE,
+    }
+
+
+def square_colour(style: str) -> str:
+    return STYLES.get(style, NEUTRAL).square
+
+
+def piece_css(game: str, text: str, style: str, size: int, font: int) -> str:
+    """A round piece with its letter, coloured by the game's piece or else by the style word."""
+    shade = STYLES.get(style, NEUTRAL)
+    colours = PIECES.get(game, {}).get(text) or (shade.piece and (shade.piece, shade.ink))
+    fill, ink = colours or LIGHT_PIECE
+    return (
+        f"display:inline-block;width:{size}px;height:{size}px;border-radius:50%;"
+        f"background:{fill};color:{ink};border:1px solid #333333;"
+        f"font:bold {font}px/{size}px Verdana,Arial,sans-serif;text-align:center"
+    )
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    key: str
+    meaning: str
+    is_style: bool
+    style: str
+    """The style word to shade a swatch, or of a square where the piece ``key`` stands."""
+
+
+def legend(grid: Mapping[str, Any]) -> list[LegendEntry]:
+    """The grid's legend; each key names either a style word (a swatch) or a piece's text."""
+    style_of_text = {cell["text"]: cell["style"] for row in grid["rows"] for cell in row}
+    used = {cell["style"] for row in grid["rows"] for cell in row}
+    entries = []
+    for key, meaning in grid["legend"]:
+        is_style = key in used or (key in STYLES and key not in style_of_text)
+        style = key if is_style else style_of_text.get(key, "")
+        entries.append(LegendEntry(key, meaning, is_style, style))
+    return entries
+
+
+CSS: Mapping[str, str] = {
+    "body": "margin:0;padding:0;background:#f2f2f0;color:#1f1f1f;"
+    "font-family:Verdana,Arial,Helvetica,sans-serif",
+    "frame": "max-width:640px;margin:0 auto;padding:16px;background:#ffffff",
+    "marker": "margin:0 0 12px;font-size:11px;color:#8a8a8a",
+    "h1": "margin:0 0 12px;font-size:20px;line-height:1.3;color:#1f1f1f",
+    "h2": "margin:20px 0 8px;font-size:16px;line-height:1.3;color:#1f1f1f",
+    "p": "margin:0 0 12px;font-size:15px;line-height:1.5",
+    "small": "margin:0 0 8px;font-size:13px;line-height:1.5;color:#555555",
+    "list": "margin:0 0 12px;padding-left:22px;font-size:15px;line-height:1.5",
+    "code": "font-family:Menlo,Consolas,Courier New,monospace;font-size:14px;"
+    "background:#f1efe8;padding:1px 4px;border-radius:3px",
+    "pre": "margin:0 0 12px;padding:8px;font-family:Menlo,Consolas,Courier New,monospace;"
+    "font-size:13px;line-height:1.4;background:#f7f6f2;border:1px solid #e1ded4;"
+    "white-space:pre-wrap;word-break:break-all",
+    "link": "color:#1a56a8;text-decoration:underline",
+    "button": "display:inline-block;padding:8px 14px;background:#1a56a8;color:#ffffff;"
+    "text-decoration:none;border-radius:4px;font-size:15px",
+    "footer": "margin:24px 0 0;padding-top:12px;border-top:1px solid #dddddd;font-size:12px;"
+    "line-height:1.5;color:#666666",
+    "board": "border-collapse:separate;table-layout:fixed;margin:0 0 4px;background:#8c7b5a;"
+    "font:bold 12px Verdana,Arial,sans-serif;color:#4a4234",
+    "coord": "padding:0;background:#efe6d2;text-align:center",
+    "legend": "margin:8px 0 12px;font-size:13px;line-height:1.6;color:#333333",
+}
+"""Inline styles shared by the HTML templates (webmail drops ``<style>`` blocks)."""
+
+
+def _environment() -> Environment:
+    environment = Environment(
+        loader=FileSystemLoader(TEMPLATE_DIR),
+        autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    environment.filters.update(
+        one_line=one_line,
+        wrap=wrap,
+        wrap_items=wrap_items,
+        quote=quote,
+        when=when,
+        duration=duration,
+        ordinal=ordinal,
+        and_list=and_list,
+    )
+    environment.tests.update(awaits_viewer=awaits_viewer)
+    environment.globals.update(
+        COMMANDS=COMMANDS,
+        DIGEST_BOARDS=DIGEST_BOARDS,
+        BOARD_LINE=BOARD_LINE,
+        standings=standings,
+        verdict=verdict,
+        REPLY_MARKER=REPLY_MARKER,
+        css=CSS,
+        seat_label=seat_label,
+        opponents=opponents,
+        awaiting_orders=awaiting_orders,
+        board_metrics=board_metrics,
+        square_colour=square_colour,
+        piece_css=piece_css,
+        legend=legend,
+    )
+    return environment
+
+
+ENVIRONMENT = _environment()

@@ -1,0 +1,177 @@
+"""Seeded game states and mail contexts for the template tests, for every registered game."""
+
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import engine
+from engine import Event, Resolution, State
+from service.mail.render import KINDS
+
+HOSTILE_NAME = '<script>alert(1)</script> & "Bob"'
+"""A player-supplied name no template may pass to HTML unescaped."""
+OPPONENT_NAMES = ("Ann", "Cyd <b>bold</b>", "Dee", "Eve")
+DEADLINE = datetime(2025, 3, 1, 17, 0, tzinfo=UTC)
+SEED = 20250301
+MAX_STEPS = 4000
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One game at three moments: before the first move, after one step, and over."""
+
+    name: str
+    initial: State
+    opening: State
+    step: Resolution
+    mover: int
+    move: str
+    finished: State
+
+
+def _chance(state: State, rng: random.Random) -> Resolution:
+    return state.apply_chance(rng.choice(state.chance_outcomes()))
+
+
+def _past_chance(state: State, rng: random.Random) -> State:
+    while state.chance_outcomes():
+        state = _chance(state, rng).state
+    return state
+
+
+def _act(state: State, rng: random.Random) -> tuple[Resolution, int, str]:
+    """One seeded move (or one turn of sealed orders): its resolution, seat and text."""
+    if state.simultaneous:
+        for seat in state.to_act:
+            state = state.submit(seat, state.random_action(seat, rng))
+        seat = state.to_act[0]
+        return state.resolve(), seat, state.format(state.orders_of(seat))
+    seat = state.to_act[0]
+    action = state.random_action(seat, rng)
+    return state.play(seat, action), seat, state.format(action)
+
+
+@functools.cache
+def scenario(name: str) -> Scenario:
+    rng = random.Random(SEED)
+    initial = engine.new_game(name).initial_state()
+    opening = _past_chance(initial, rng)
+    step, mover, move = _act(opening, rng)
+    step = Resolution(_past_chance(step.state, rng), step.events)
+    finished = step.state
+    for _ in range(MAX_STEPS):
+        if finished.is_over:
+            break
+        finished = (
+            _chance(finished, rng) if finished.chance_outcomes() else _act(finished, rng)[0]
+        ).state
+    assert finished.is_over, f"{name}: a seeded playout did not end in {MAX_STEPS} steps"
+    return Scenario(name, initial, opening, step, mover, move, finished)
+
+
+def _seat_to_act(state: State) -> int:
+    return state.to_act[0] if state.to_act else 0
+
+
+def _events(events: tuple[Event, ...]) -> list[dict[str, Any]]:
+    return [event.to_json() for event in events]
+
+
+def _game(state: State, seat: int | None, game_id: int = 17) -> dict[str, Any]:
+    players = list(OPPONENT_NAMES[: state.game.players])
+    if seat is not None:
+        players[seat] = HOSTILE_NAME
+    return {
+        "game_id": game_id,
+        "game_url": f"https://pbem.example/games/{game_id}",
+        "view": state.view(seat).to_json(),
+        "players": players,
+    }
+
+
+def context(kind: str, name: str) -> dict[str, Any]:
+    """A full context for one mail kind, from the seeded states of game ``name``."""
+    play = scenario(name)
+    recipient = _seat_to_act(play.opening)
+    after = _seat_to_act(play.step.state)
+    base = {
+        "player_name": HOSTILE_NAME,
+        "timezone": "Europe/Paris",
+        "preferences_url": "https://pbem.example/settings",
+        "unsubscribe_url": "https://pbem.example/unsubscribe/t0k3n",
+    }
+    opening = _game(play.opening, recipient)
+    resolved = {**_game(play.step.state, after), "events": _events(play.step.events)}
+    by_kind: dict[str, dict[str, Any]] = {
+        "invitation": {
+            **_game(play.initial, None),
+            "inviter": OPPONENT_NAMES[1],
+            "expires": DEADLINE,
+        },
+        "game_started": {
+            **_game(play.initial, 0),
+            "deadline": DEADLINE,
+            "commitment": "5e" * 32,
+        },
+        "your_turn": {**opening, "turn": 1, "deadline": DEADLINE},
+        "orders_received": {
+            **_game(_submitted(play.opening, recipient), recipient),
+            "turn": 1,
+            "orders": play.move,
+            "receipt": "a3" * 32,
+            "deadline": DEADLINE,
+        },
+        "turn_resolved": {**resolved, "turn": 1, "deadline": DEADLINE},
+        "opponent_moved": {
+            **resolved,
+            "mover": play.mover,
+            "move": play.move,
+            "deadline": DEADLINE,
+        },
+        "reminder": {**opening, "turn": 1, "deadline": DEADLINE, "hours_left": 5.2},
+        "default_orders": {**resolved, "turn": 1, "orders": play.move, "deadline": None},
+        "game_over": {
+            **_game(play.finished, 0),
+            "record": _record(play),
+            "dice_seed": "d1" * 32 if play.initial.chance_outcomes() else None,
+            "commitment": "5e" * 32 if play.initial.chance_outcomes() else None,
+        },
+        "error_reply": {
+            **opening,
+            "received": "b2-b4 please\n\nSent from my phone\n" + "x" * 120,
+            "error": "illegal move 'b2-b4': no piece of yours stands on b2 (C-2)",
+        },
+        "help": opening,
+        "digest": {
+            "date": DEADLINE,
+            "games": [
+                {**opening, "deadline": DEADLINE, "events": []},
+                {
+                    **resolved,
+                    "game_id": 18,
+                    "game_url": "https://pbem.example/games/18",
+                    "deadline": None,
+                },
+            ],
+        },
+    }
+    assert set(by_kind) == set(KINDS)
+    return {**base, **by_kind[kind]}
+
+
+def _submitted(state: State, seat: int) -> State:
+    """The opening with the recipient's sealed orders in, for a sealed game."""
+    if not state.simultaneous:
+        return state
+    return state.submit(seat, state.random_action(seat, random.Random(SEED)))
+
+
+def _record(play: Scenario) -> str:
+    """A compact record like the service's: the first moves, then the result."""
+    outcome = play.finished.outcome
+    assert outcome is not None
+    return f'[Game "{play.initial.game.title}"]\n\n1. {play.move} ... {outcome.result}'

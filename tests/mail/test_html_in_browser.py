@@ -1,0 +1,76 @@
+"""The HTML mails open in a real browser (headless Chromium) without errors or outside requests.
+
+Needs the Debian package ``chromium`` (``/usr/bin/chromium``) and the Python ``playwright``
+package; never ``playwright install``: the system browser is used. Set
+``MAIL_SCREENSHOTS_DIR`` to keep one PNG per game there for a person to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from service.mail.render import render_email
+from tests.mail.scenarios import context
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+MAIL_COLUMN = 640
+"""Webmail shows a message in a column about this wide; the board must fit in it."""
+INSTALL_HINT = (
+    "run .ci/run, or install the browser with "
+    "`apt-get update && apt-get install -y chromium` and `pip install -e '.[dev]'`"
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"headless Chromium is missing at {CHROMIUM}: {INSTALL_HINT}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail(f"the Python package playwright is missing: {INSTALL_HINT}")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.mark.parametrize("name", engine.names())
+def test_turn_resolved_html_renders_cleanly(browser: Any, name: str, tmp_path: Path) -> None:
+    html = render_email("turn_resolved", context("turn_resolved", name)).html
+    page = browser.new_page(viewport={"width": 720, "height": 800})
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(f"console {message.type}: {message.text}"))
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on("request", lambda request: problems.append(f"request: {request.url}"))
+    page.set_content(html, wait_until="load")
+    board = page.locator("table[aria-label$='from top to bottom']")
+    box = board.bounding_box()
+    shot = tmp_path / f"{name}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    page.close()
+
+    assert not problems
+    assert shot.stat().st_size > 0
+    assert box is not None and box["width"] <= MAIL_COLUMN
+    keep = os.environ.get("MAIL_SCREENSHOTS_DIR")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, Path(keep) / shot.name)
