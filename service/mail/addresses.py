@@ -1,0 +1,159 @@
+"""Per-player, per-game reply addresses that prove who a reply is for, with no password in mail.
+
+Every notification's Reply-To is ``play+<token>@<domain>``. The token is the compact encoding of
+(game id, player id, turn number) followed by an HMAC-SHA256 tag under a server secret, so
+nobody can make a valid address for a game, a player or a turn they were not sent. What the
+token does *not* prove is who is writing: the service must still check that the sender is one
+of the player's addresses, and refuse a reply whose turn is not the current one.
+
+The format, chosen to survive what mail systems do to addresses:
+
+* ids are the service's integer primary keys (``players.id``, ``games.id``) and the turn is the
+  game's turn number; each must be in ``0 <= n < 2**48``, which keeps the local part at most
+  ``len("play+") + 55 = 60`` characters (RFC 5321 allows 64). Typical values give 30 to 40;
+* payload = a version byte, then the three numbers as unsigned LEB128 varints;
+* token = lowercase RFC 4648 base32 (``a-z2-7``, no padding) of payload + the first
+  ``TAG_BYTES`` (96 bits) of HMAC-SHA256(secret, ``PURPOSE`` + payload). Lowercase because mail
+  systems may lowercase local parts; reading is case-insensitive, so that costs nothing;
+* the domain is not inside the tag: moving the service to another domain keeps old
+  notifications answerable once the new domain is the one given to :func:`read_reply_address`.
+
+Key rotation: sign with the current secret, read with it and any ``old_secrets`` until the
+notifications signed with them have stopped mattering. Tags are compared in constant time.
+
+>>> address = make_reply_address(b"k", "pbem.example", 17, 4, 23)
+>>> address
+'play+aeiqifzx3zmkevgnkfgndqf7uu@pbem.example'
+>>> read_reply_address(b"k", "pbem.example", address.upper())
+ReplyToken(game_id=17, player_id=4, turn=23)
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from email.utils import parseaddr
+from typing import Literal
+
+__all__ = ["AddressError", "ReplyToken", "make_reply_address", "read_reply_address"]
+
+LOCAL_PREFIX = "play+"
+VERSION = 1
+TAG_BYTES = 12
+MAX_NUMBER = 2**48
+PURPOSE = b"pbem reply address v1\x00"
+"""Prefixed to what is signed, so a tag made for another use of the same secret never fits."""
+
+_BASE32_RE = re.compile("[a-z2-7]+")
+
+Secret = bytes | str
+ErrorCode = Literal["domain", "unknown", "forged"]
+
+
+class AddressError(ValueError):
+    """A reply address we cannot honour; ``str()`` is a reason a person can read.
+
+    ``code`` tells the service what to do: ``domain`` (not addressed to us), ``unknown`` (our
+    domain but not a reply address: answer once with how to take part), ``forged`` (looks like
+    a reply address but we did not issue it: reject, change nothing).
+    """
+
+    def __init__(self, code: ErrorCode, reason: str) -> None:
+        super().__init__(reason)
+        self.code: ErrorCode = code
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class ReplyToken:
+    """Who a reply address was issued to: a player, in a game, for one turn."""
+
+    game_id: int
+    player_id: int
+    turn: int
+
+
+def make_reply_address(secret: Secret, domain: str, game_id: int, player_id: int, turn: int) -> str:
+    """The reply address of ``player_id`` in ``game_id`` for the notification of ``turn``."""
+    payload = bytes([VERSION]) + b"".join(_varint(n) for n in (game_id, player_id, turn))
+    token = base64.b32encode(payload + _tag(secret, payload)).decode("ascii")
+    return f"{LOCAL_PREFIX}{token.rstrip('=').lower()}@{_normal_domain(domain)}"
+
+
+def read_reply_address(
+    secret: Secret, domain: str, address: str, *, old_secrets: Iterable[Secret] = ()
+) -> ReplyToken:
+    """The token of a reply address we issued; :class:`AddressError` for anything else.
+
+    ``address`` may carry a display name or angle brackets (``Ann <play+...@pbem.example>``).
+    """
+    local, at, address_domain = parseaddr(address)[1].rpartition("@")
+    if not at or _normal_domain(address_domain) != _normal_domain(domain):
+        raise AddressError("domain", "not our domain")
+    local = local.lower()
+    if not local.startswith(LOCAL_PREFIX):
+        raise AddressError("unknown", "this is not one of our reply addresses")
+    blob = _unbase32(local[len(LOCAL_PREFIX) :])
+    payload, tag = blob[:-TAG_BYTES], blob[-TAG_BYTES:]
+    # Every secret is tried, even after a match, so timing does not tell which one signed.
+    matches = [hmac.compare_digest(tag, _tag(key, payload)) for key in (secret, *old_secrets)]
+    numbers = _numbers(payload) if any(matches) else None
+    if numbers is None:
+        raise AddressError("forged", "this address was not issued by us")
+    return ReplyToken(*numbers)
+
+
+def _tag(secret: Secret, payload: bytes) -> bytes:
+    key = secret.encode("utf-8") if isinstance(secret, str) else secret
+    return hmac.new(key, PURPOSE + payload, hashlib.sha256).digest()[:TAG_BYTES]
+
+
+def _normal_domain(domain: str) -> str:
+    return domain.strip().rstrip(".").lower()
+
+
+def _varint(number: int) -> bytes:
+    if not 0 <= number < MAX_NUMBER:
+        raise ValueError(f"{number} cannot go in a reply address: ids and turns are 0..2**48-1")
+    out = bytearray()
+    while True:
+        low, number = number & 0x7F, number >> 7
+        out.append(low | (0x80 if number else 0))
+        if not number:
+            return bytes(out)
+
+
+def _unbase32(token: str) -> bytes:
+    """The bytes of a token, or b"" when it is not base32 (which then fails the tag check)."""
+    if not _BASE32_RE.fullmatch(token):  # also keeps out "ß", which .upper() makes "SS"
+        return b""
+    try:
+        return base64.b32decode(token.upper() + "=" * (-len(token) % 8))
+    except binascii.Error:  # a length no base32 text can have
+        return b""
+
+
+def _numbers(payload: bytes) -> tuple[int, int, int] | None:
+    """(game id, player id, turn) from an authentic payload; None for an unknown version.
+
+    The payload is authentic, so it was made by :func:`make_reply_address`; the checks only
+    guard against a future format signed with the same key.
+    """
+    if payload[:1] != bytes([VERSION]):
+        return None
+    numbers: list[int] = []
+    value = shift = 0
+    for byte in payload[1:]:
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            numbers.append(value)
+            value = shift = 0
+    if len(numbers) != 3 or shift:
+        return None
+    return numbers[0], numbers[1], numbers[2]

@@ -1,0 +1,222 @@
+"""What a reply asks for: the typed text (see ``extract.py``) read line by line into commands.
+
+``read_commands(text)`` never raises and never consults a game: it only sorts lines. Whether a
+move is legal is the engine's business, and its error quotes what was read. The service runs
+the commands in the order returned and tells the player what it did with each one, using
+``line`` (what was read) and ``note`` (why a line was not used, for the kinds that need one).
+
+How a line is read, in order (blank lines are skipped; case and runs of spaces never matter;
+trailing ``. ! ? , ; :`` are ignored, so ``Resign.``, ``draw?`` and ``Help!`` work):
+
+1. **A command phrase**, the whole line: ``resign``; ``draw`` (offer a draw, or accept the one
+   offered, as ``service.games.draw("offer")`` does); ``accept`` (accept an offer made to you,
+   never make one); ``decline``; ``board`` or ``status``; ``help``; ``wait`` (``wait off`` undoes
+   it); ``vacation on`` / ``vacation off``; ``preview <move>``; and a few natural variants
+   listed in ``_COMMAND_PHRASES`` (``I resign``, ``offer a draw``, ``no draw``...).
+2. **A command word used otherwise** (``resign now``, ``vacation``, ``e2-e4 draw``, ``Hi, I
+   resign``): an ``ERROR`` saying how to write that command. No game's notation contains these
+   words, so such a line is never a move; refusing it is safer than guessing (a resignation
+   cannot be taken back), and the player learns the right form.
+3. **A greeting or thanks** with at most three words after it and no digit (``Hi Bob,``,
+   ``Thanks!``, ``Cheers``, ``Dear opponent``): a ``GREETING``, not acted on. No game's
+   notation starts with these words, so no move is lost; the extractor already drops closings
+   at the end of a reply, this catches the ones above the move.
+4. **Anything else is a move line.** All move lines of a reply are joined, in order, into one
+   ``MOVE`` command (at the place of the first one), with a space between lines: C-1 makes
+   newlines and spaces equal separators of orders. This is deliberate for alternating games
+   too: an Anti-Grid capture chain (ANT-17, ``g1-g5 a9-d9``) and an Elemento placement with its
+   removal choices (ELE-18, ``W@d1 1:opp d:keep``) are one move that a player may well write
+   over several lines, just as sealed orders (Elasta, Nelaxtam) are. Where one move per reply
+   is the rule (Epaminondas), the engine rejects the joined text, quoting all of it; the
+   command's ``note`` then says how many lines were read together, so the error reply can add
+   "one move per reply". Nothing is ever played from half of what was sent.
+
+A line that repeats an earlier one is ``IGNORED`` (a mail client's duplicate, or a command
+given twice). Only the first ``MAX_LINES`` non-blank lines are read: the rest become one
+``IGNORED`` command naming how many were skipped, and the move lines, if any, become an
+``ERROR`` instead of a ``MOVE`` (the skipped lines may be part of the orders). A line longer
+than ``MAX_LINE_CHARS`` is an ``ERROR``: no move or command is that long, and the engine is
+not asked to quote it back.
+
+>>> [(c.kind.value, c.argument) for c in read_commands("Hi Bob,\\ne2-e4\\nDraw?")]
+[('greeting', ''), ('move', 'e2-e4'), ('draw', '')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = ["MAX_LINES", "MAX_LINE_CHARS", "Command", "Kind", "read_commands"]
+
+MAX_LINES = 20
+MAX_LINE_CHARS = 200
+
+
+class Kind(StrEnum):
+    """What a line asks for."""
+
+    MOVE = "move"
+    """Play the move, or send (replace) the sealed orders, in ``argument``."""
+    PREVIEW = "preview"
+    """Show the board after the move in ``argument``; store nothing."""
+    RESIGN = "resign"
+    DRAW = "draw"
+    """Offer a draw, or accept the one on the table."""
+    ACCEPT = "accept"
+    """Accept the offer made to the player (a draw offer); never makes an offer itself."""
+    DECLINE = "decline"
+    BOARD = "board"
+    HELP = "help"
+    WAIT = "wait"
+    """``argument`` ``on``: do not resolve my sealed turn before the deadline; ``off`` undoes."""
+    VACATION = "vacation"
+    """``argument`` ``on`` or ``off``."""
+    GREETING = "greeting"
+    """A greeting or thanks: nothing to do, nothing to report."""
+    IGNORED = "ignored"
+    """Not read: a repeated line, or lines past ``MAX_LINES``; ``note`` says which."""
+    ERROR = "error"
+    """Could not be read as what it seems to be; ``note`` tells the player how to write it."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One thing a reply asks for, with the text it came from.
+
+    ``line`` is the line as typed (stripped); for a ``MOVE`` read from several lines, those
+    lines joined by newlines; cut to ``MAX_LINE_CHARS`` characters for an overlong line.
+    """
+
+    kind: Kind
+    argument: str = ""
+    line: str = ""
+    note: str = ""
+
+
+_COMMAND_PHRASES: tuple[tuple[Kind, str, str], ...] = (
+    (Kind.RESIGN, "", "resign|i resign"),
+    (Kind.DRAW, "", "draw|offer draw|offer a draw|i offer a draw|draw offer|draw offered"),
+    (
+        Kind.ACCEPT,
+        "",
+        "accept|i accept|accept draw|accept the draw|accept draw offer|accept the draw offer|"
+        "i accept the draw|draw accepted",
+    ),
+    (
+        Kind.DECLINE,
+        "",
+        "decline|i decline|decline draw|decline the draw|decline draw offer|"
+        "decline the draw offer|no draw",
+    ),
+    (Kind.BOARD, "", "board|status|show board|show the board"),
+    (Kind.HELP, "", "help"),
+    (Kind.WAIT, "on", "wait|wait on"),
+    (Kind.WAIT, "off", "wait off"),
+    (Kind.VACATION, "on", "vacation on"),
+    (Kind.VACATION, "off", "vacation off"),
+)
+_PHRASES: Mapping[str, tuple[Kind, str]] = {
+    phrase: (kind, argument)
+    for kind, argument, phrases in _COMMAND_PHRASES
+    for phrase in phrases.split("|")
+}
+"""Whole lines (lowercase, single spaces, no trailing punctuation) that are a command."""
+
+_HOW_TO: Mapping[str, str] = {
+    "resign": "to resign, write 'resign' alone on a line",
+    "draw": "to offer or accept a draw, write 'draw' alone on a line",
+    "accept": "to accept a draw offer, write 'accept' alone on a line",
+    "decline": "to decline a draw offer, write 'decline' alone on a line",
+    "board": "to get the board, write 'board' alone on a line",
+    "status": "to get the board, write 'status' alone on a line",
+    "help": "to get the list of commands, write 'help' alone on a line",
+    "wait": "write 'wait' (or 'wait off') alone on a line",
+    "vacation": "write 'vacation on' or 'vacation off' alone on a line",
+    "preview": "write 'preview' and then your move, e.g. 'preview a1-a3'",
+}
+"""The ``ERROR`` note for a line that uses a command word otherwise: how to write it."""
+
+_TRAILING_PUNCTUATION = ".!?,;:"
+_WORD_RE = re.compile(r"[^\W\d_]+")
+_GREETING_RE = re.compile(
+    r"(?:hi|hello|hey|hiya|dear|good (?:morning|afternoon|evening|day)|thanks|thank you|"
+    r"many thanks|thx|cheers|regards|best regards|kind regards|best wishes|bye)"
+    r"(?P<rest>(?:[ ,]+[^\W\d_][^\s,\d]*){0,3})"
+)
+_PREVIEW_RE = re.compile(r"preview\b\s*:?\s*(?P<move>.*)", re.I | re.S)
+
+
+def read_commands(text: str) -> list[Command]:
+    """The commands in a typed reply, in the order given (see the module docstring)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    commands: list[Command] = []
+    moves: list[str] = []
+    move_index = 0
+    seen: set[str] = set()
+    for line in lines[:MAX_LINES]:
+        key = _normal(line)
+        if key in seen:
+            commands.append(Command(Kind.IGNORED, "", _cut(line), "repeats an earlier line"))
+            continue
+        seen.add(key)
+        command = _read_line(line)
+        if command.kind is Kind.MOVE:
+            if not moves:
+                move_index = len(commands)
+            moves.append(line)
+        else:
+            commands.append(command)
+    skipped = lines[MAX_LINES:]
+    if moves:
+        commands.insert(move_index, _joined_move(moves, cut_short=bool(skipped)))
+    if skipped:
+        note = f"not read: a reply is read up to its first {MAX_LINES} lines"
+        if len(skipped) > 1:
+            note += f" ({len(skipped)} lines from this one on)"
+        commands.append(Command(Kind.IGNORED, "", _cut(skipped[0]), note))
+    return commands
+
+
+def _normal(line: str) -> str:
+    """Lowercase, single spaces, no trailing punctuation: the form commands are matched in."""
+    return " ".join(line.lower().split()).rstrip(_TRAILING_PUNCTUATION + " ")
+
+
+def _read_line(line: str) -> Command:
+    if len(line) > MAX_LINE_CHARS:
+        note = f"a line of {len(line)} characters is too long to be a move or a command"
+        return Command(Kind.ERROR, "", _cut(line), note)
+    normal = _normal(line)
+    if normal in _PHRASES:
+        kind, argument = _PHRASES[normal]
+        return Command(kind, argument, line)
+    preview = _PREVIEW_RE.fullmatch(line)
+    if preview and preview["move"].strip():
+        return Command(Kind.PREVIEW, preview["move"].strip(), line)
+    words = _WORD_RE.findall(normal)
+    command_word = next((word for word in words if word in _HOW_TO), None)
+    if command_word is not None:
+        return Command(Kind.ERROR, "", line, _HOW_TO[command_word])
+    if _GREETING_RE.fullmatch(normal) and not any(char.isdigit() for char in normal):
+        return Command(Kind.GREETING, "", line)
+    return Command(Kind.MOVE, line, line)
+
+
+def _joined_move(lines: list[str], *, cut_short: bool) -> Command:
+    """One MOVE from every move line; an ERROR when lines past the cap may belong to it."""
+    text, line = " ".join(lines), "\n".join(lines)
+    if cut_short:
+        note = (
+            f"not played: the reply has more than {MAX_LINES} lines, so this may be only part "
+            f"of your move or orders; send them again on fewer lines"
+        )
+        return Command(Kind.ERROR, "", line, note)
+    note = f"{len(lines)} lines read together as one move or set of orders"
+    return Command(Kind.MOVE, text, line, note if len(lines) > 1 else "")
+
+
+def _cut(line: str) -> str:
+    return line if len(line) <= MAX_LINE_CHARS else line[: MAX_LINE_CHARS - 1] + "…"
