@@ -125,7 +125,7 @@ def test_messages_are_written_as_eml_files(database: Database, alice: Client, bo
     files = sorted(database.settings.mail_dir.glob("*.eml"))
     assert len(files) == 2
     text = files[0].read_text()
-    assert "To: alice@example.org" in text and "Subject: [pbem #" in text
+    assert "To: Alice <alice@example.org>" in text and "Subject: [pbem #" in text
 
 
 def failing_sender(*args: Any) -> None:
@@ -166,6 +166,21 @@ def test_a_vacation_pushes_sealed_deadlines_back_and_tells_everybody(
         too_long.status_code == 409
         and "vacation days are left" in too_long.get_json()["error"]["message"]
     )
+
+
+def test_a_vacation_stops_the_clock_of_the_player_to_move_in_an_alternating_game(
+    database: Database, alice: Client, bob: Client
+) -> None:
+    game = start(alice, bob, "countdown")
+    before = turn_row(database, game["id"]).deadline
+    assert before is not None
+    bob.ok("POST", "/players/me/vacation", {"days": 2})
+    assert turn_row(database, game["id"]).deadline == before, "Bob's clock is not running"
+    alice.ok("POST", "/players/me/vacation", {"days": 3})
+    after = turn_row(database, game["id"]).deadline
+    assert after is not None and timedelta(days=2.9) < after - before <= timedelta(days=3)
+    assert schedule.sweep(database, before + timedelta(seconds=1))["turns"] == 0
+    assert alice.ok("GET", f"/games/{game['id']}")["game"]["status"] == "active"
 
 
 def test_directors_set_deadlines_and_players_may_not(
