@@ -20,7 +20,9 @@ def error_body(code: str, message: str, status: int) -> Any:
 
 
 def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = None) -> Flask:
-    from service.api import v1
+    from service import web
+    from service.api import leagues, v1
+    from service.mail import webhook
 
     database = db.configure(settings or Settings.from_env(), dispatch)
     app = Flask(__name__)
@@ -28,6 +30,10 @@ def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = 
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["pbem.database"] = database
     app.register_blueprint(v1.blueprint)
+    app.register_blueprint(webhook.blueprint)
+    app.register_blueprint(leagues.blueprint)
+    app.register_blueprint(leagues.pages)
+    app.register_blueprint(web.blueprint)
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError) -> Any:

@@ -6,6 +6,7 @@ Every variable is listed in README's configuration table.
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,30 @@ class Settings:
     max_body_bytes: int
     eager: bool
     game_modules: tuple[str, ...] = field(default=())
+    mail_domain: str = "pbem.localhost"
+    secret_key: str = ""
+    smtpd_host: str = "127.0.0.1"
+    smtpd_port: int = 2525
+    inbound_max_bytes: int = 25 * 1024 * 1024
+    inbound_webhook_secret: str = ""
+    imap_host: str = ""
+    imap_port: int = 993
+    imap_ssl: bool = True
+    imap_user: str = ""
+    imap_password: str = ""
+    imap_folder: str = "INBOX"
+    imap_seconds: float = 60.0
+    error_replies_per_hour: int = 5
+    error_replies_per_day: int = 20
+    public_url: str = "http://127.0.0.1:5000"
+    smtp_host: str = ""
+    smtp_port: int = 587
+    smtp_user: str = ""
+    smtp_password: str = ""
+    smtp_starttls: bool = True
+    smtp_ca_file: str = ""
+    send_retry_seconds: float = 30.0
+    digest_hour: int = 7
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -36,22 +61,66 @@ class Settings:
         var_dir = Path(env.get("PBEM_VAR_DIR", "var")).absolute()
         redis_url = env.get("REDIS_URL", "")
         default_broker = redis_url or f"sqla+sqlite:///{var_dir / 'broker.sqlite'}"
+        mail_domain = env.get("PBEM_MAIL_DOMAIN") or "pbem.localhost"
         return cls(
             var_dir=var_dir,
             database_url=env.get("DATABASE_URL") or f"sqlite:///{var_dir / 'pbem.sqlite'}",
             broker_url=env.get("CELERY_BROKER_URL") or default_broker,
             queue=env.get("PBEM_QUEUE", "pbem"),
             mail_dir=Path(env.get("PBEM_MAIL_DIR") or var_dir / "mail").absolute(),
-            mail_from=env.get("PBEM_MAIL_FROM", "pbem@localhost"),
-            mail_sender=env.get("PBEM_MAIL_SENDER", "eml"),
+            mail_from=env.get("PBEM_MAIL_FROM") or f"pbem@{mail_domain}",
+            mail_sender=env.get("PBEM_MAIL_SENDER")
+            or ("smtp" if env.get("PBEM_SMTP_HOST") else "eml"),
             reminder_hours=_hours(env.get("PBEM_REMINDER_HOURS", "24,2")),
             sweep_seconds=float(env.get("PBEM_SWEEP_SECONDS", "60")),
             max_body_bytes=int(env.get("PBEM_MAX_BODY_BYTES", str(64 * 1024))),
             eager=env.get("PBEM_EAGER", "") == "1",
             game_modules=tuple(m for m in env.get("PBEM_GAME_MODULES", "").split(",") if m),
+            mail_domain=mail_domain,
+            secret_key=env.get("PBEM_SECRET_KEY", ""),
+            smtpd_host=env.get("PBEM_SMTPD_HOST", "127.0.0.1"),
+            smtpd_port=int(env.get("PBEM_SMTPD_PORT", "2525")),
+            inbound_max_bytes=int(env.get("PBEM_INBOUND_MAX_BYTES", str(25 * 1024 * 1024))),
+            inbound_webhook_secret=env.get("PBEM_INBOUND_WEBHOOK_SECRET", ""),
+            imap_host=env.get("PBEM_IMAP_HOST", ""),
+            imap_port=int(env.get("PBEM_IMAP_PORT", "993")),
+            imap_ssl=env.get("PBEM_IMAP_SSL", "1") != "0",
+            imap_user=env.get("PBEM_IMAP_USER", ""),
+            imap_password=env.get("PBEM_IMAP_PASSWORD", ""),
+            imap_folder=env.get("PBEM_IMAP_FOLDER", "INBOX"),
+            imap_seconds=float(env.get("PBEM_IMAP_SECONDS", "60")),
+            error_replies_per_hour=int(env.get("PBEM_ERROR_REPLIES_PER_HOUR", "5")),
+            error_replies_per_day=int(env.get("PBEM_ERROR_REPLIES_PER_DAY", "20")),
+            public_url=(env.get("PBEM_PUBLIC_URL") or "http://127.0.0.1:5000").rstrip("/"),
+            smtp_host=env.get("PBEM_SMTP_HOST", ""),
+            smtp_port=int(env.get("PBEM_SMTP_PORT", "587")),
+            smtp_user=env.get("PBEM_SMTP_USER", ""),
+            smtp_password=env.get("PBEM_SMTP_PASSWORD", ""),
+            smtp_starttls=env.get("PBEM_SMTP_STARTTLS", "1") != "0",
+            smtp_ca_file=env.get("PBEM_SMTP_CA_FILE", ""),
+            send_retry_seconds=float(env.get("PBEM_SEND_RETRY_SECONDS", "30")),
+            digest_hour=int(env.get("PBEM_DIGEST_HOUR", "7")),
         )
 
     def prepare(self) -> None:
         """Create the folders the embedded defaults write to."""
         self.var_dir.mkdir(parents=True, exist_ok=True)
         self.mail_dir.mkdir(parents=True, exist_ok=True)
+
+    def secret(self) -> bytes:
+        """``PBEM_SECRET_KEY``, or a random key made once under ``var/`` (kept across restarts)."""
+        if self.secret_key:
+            return self.secret_key.encode()
+        path = self.var_dir / "secret_key"
+        if not path.exists():
+            self.var_dir.mkdir(parents=True, exist_ok=True)
+            draft = path.with_name(f"secret_key.{os.getpid()}.{secrets.token_hex(4)}")
+            draft.write_text(secrets.token_hex(32))
+            draft.chmod(0o600)
+            try:
+                os.link(draft, path)  # atomic and refuses to overwrite: racing processes agree
+            except FileExistsError:
+                pass
+            finally:
+                draft.unlink()
+        return path.read_text().strip().encode()

@@ -297,6 +297,9 @@ def _finish(
     game.status, game.result, game.finished_at = FINISHED, outcome.to_json(), now
     _log(session, game, "end", None, f"Game over: {outcome.result} ({outcome.reason})")
     notify.ended(session, game, state, f"{outcome.result} ({outcome.reason})")
+    from service.leagues.leagues import game_finished  # leagues create games: import late
+
+    game_finished(session, game, outcome, by, now)
 
 
 def _losing(game: Game, seat: int, reason: str) -> Outcome:
@@ -621,6 +624,10 @@ def set_deadline(session: Session, game_id: int, actor: Player, deadline: Any) -
         raise Conflict(f"game {game.id} is over: {_result_text(game)}", "game_over")
     turn.deadline = when
     _log(session, game, "deadline", None, f"{actor.name} set the deadline to {when.isoformat()}")
+    owing = set(turn.to_act) - set(state_of(game).submitted())
+    for seat in game.seats:
+        if seat.seat in owing:
+            notify.your_turn(session, game, seat.player, when)
     return game
 
 

@@ -45,7 +45,7 @@ class Base(DeclarativeBase):
 
 
 ROLES = ("player", "td", "admin")
-NOTIFY = ("each", "none")
+NOTIFY = ("each", "digest", "none")
 
 
 class Player(Base):
@@ -229,3 +229,7 @@ class Outbox(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime | None]
     last_error: Mapped[str | None] = mapped_column(Text)
+
+
+import service.leagues.models  # noqa: E402  (the league tables share this metadata)
+import service.mail.models  # noqa: E402, F401  (the inbound mail table shares this metadata)

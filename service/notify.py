@@ -1,94 +1,334 @@
 """Outgoing messages: written to the outbox in the transaction that causes them, sent later.
 
-Everything a player is told about a board goes through ``state.view(seat)``. Sending is
-at-least-once and idempotent per outbox row: the row is locked, skipped when already sent,
-and a failure is recorded (attempts, error, next attempt) rather than lost.
+Every mail is a template of ``email_templates/`` (see ``service/mail/render.py``), rendered when
+it is queued and stored whole, as the MIME message to send (``Outbox.body``), so a retry sends
+the very same bytes. :func:`queue_mail` fills what every mail shares: the reader's name, time
+zone and settings links, and for a game its id, public page, players and the reader's own
+view, always ``state.view(seat of the reader)`` (a spectator's for someone not seated).
+
+Players choose ``each`` (every mail at once), ``digest`` (game news held for one mail a day,
+see ``service/digest.py``) or ``none``. A held row stays in the outbox with ``kind``
+``held:<kind>`` until the digest that carries it is queued; then it is marked sent. Answers to
+a player's own mail (error replies, help, receipts) are never held nor suppressed.
+
+Sending is at-least-once and idempotent per outbox row: the row is locked, skipped when
+already sent, and a failure is recorded (attempts, error, next attempt) rather than lost.
 """
 
 from __future__ import annotations
 
+import email
+import email.policy
 import importlib
 import os
-from collections.abc import Callable, Sequence
+import smtplib
+import ssl
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
+from email.utils import parseaddr
+from typing import Any, cast
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+import engine
 from engine import Event, State
+from service import db
 from service.config import Settings
 from service.db import enqueue
-from service.models import Game, Outbox, Player, utcnow
+from service.mail import outbound
+from service.mail.addresses import make_reply_address
+from service.mail.calendar import deadline_event
+from service.mail.links import settings_token
+from service.mail.render import KINDS, render_email
+from service.models import Game, Order, Outbox, Player, Turn, utcnow
 
 SEND_TASK = "pbem.send"
 MAX_BACKOFF = timedelta(hours=1)
+SMTP_TIMEOUT = 60
+
+HELD = "held:"
+REQUEUE_AFTER = timedelta(minutes=2)
+"""How long a queued send may sit in the broker before the sweep queues it again: long enough
+that a backlog is not queued twice over, short enough that a lost task costs little."""
+"""Kind prefix of a row held for its reader's daily digest."""
+DIGESTED = frozenset(
+    {"game_started", "your_turn", "turn_resolved", "opponent_moved", "default_orders", "vacation"}
+)
+"""Game news a digest reader gets once a day; the rest (reminders, game over, answers to their
+own mail) is worth a mail of its own."""
+ANSWERS = frozenset({"error_reply", "help"})
+"""Kinds that answer a player's mail: ``Auto-Submitted: auto-replied``, sent whatever the
+preference (so is any mail queued with ``in_reply_to``)."""
+DEADLINE_KINDS = frozenset({"game_started", "your_turn", "reminder", "orders_received"})
+"""Kinds that carry the deadline as an ``.ics`` event when the game is timed."""
 
 Sender = Callable[[Settings, Outbox, EmailMessage], None]
 
 
-def _write(
+# -- queueing -----------------------------------------------------------------------------
+
+
+def queue_mail(
     session: Session,
-    game: Game | None,
-    player: Player,
+    *,
     kind: str,
-    subject: str,
-    body: str,
+    to: Player | str,
+    game: Game | None,
+    context: Mapping[str, Any],
     key: str | None = None,
-) -> None:
-    if player.notify == "none" or player.address is None:
-        return
-    if key and session.scalar(select(Outbox.id).where(Outbox.key == key)):
-        return
+    in_reply_to: str | None = None,
+    now: datetime | None = None,
+) -> Outbox | None:
+    """Write one outbox row for a template mail; ``context`` holds only what is kind-specific.
+
+    Filled in (a caller's value wins, except ``view``, which a caller may not pass): the
+    reader's ``player_name``, ``timezone``, ``preferences_url``, ``unsubscribe_url``; for a
+    game ``game_id``, ``game_url``, ``players``, ``view`` (the reader's seat, or a spectator's
+    for an address that is no player of the game), and where the kind needs them ``turn`` (the
+    current one), ``deadline`` (of the open turn) and ``commitment``. Without a game the game
+    values are all None (``error_reply``, ``help``).
+
+    ``key``: at most one row per key; queueing it again returns the row already written.
+    ``in_reply_to``: the Message-ID of the player's mail this answers.
+    Returns None when nothing was written: no address, or a player who wants no mail.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"no mail kind {kind!r}; known: {', '.join(KINDS)}")
+    if "view" in context:
+        raise ValueError("queue_mail draws the reader's view itself; pass no 'view'")
+    player = to if isinstance(to, Player) else None
+    address = player.address if player is not None else str(to)
+    answering = in_reply_to is not None or kind in ANSWERS
+    if not address or (player is not None and player.notify == "none" and not answering):
+        return None
+    if key is not None:
+        existing = session.scalar(select(Outbox).where(Outbox.key == key))
+        if existing is not None:
+            return existing
+    settings = settings_of(session)
+    now = now or utcnow()
+    values = {
+        **reader_context(settings, player, address),
+        **game_context(session, settings, game, player, kind),
+        **context,
+    }
+    rendered = render_email(kind, values)
     row = Outbox(
         key=key,
         game_id=game.id if game else None,
-        player_id=player.id,
+        player_id=player.id if player else None,
         kind=kind,
-        to_address=player.address,
-        subject=subject,
-        body=body,
+        to_address=address,
+        subject=rendered.subject[:200],
+        body="",
+        created_at=now,
+        attempts=0,
+        next_attempt_at=now + REQUEUE_AFTER,
     )
     session.add(row)
     session.flush()
-    enqueue(session, SEND_TASK, row.id)
+    envelope = _envelope(settings, row, player, game, in_reply_to, answering, values, now)
+    attachments = _calendar(settings, kind, game, values, now)
+    row.body = outbound.build(envelope, rendered, attachments).as_string()
+    if player is not None and player.notify == "digest" and kind in DIGESTED and not answering:
+        row.kind = HELD + kind
+    else:
+        enqueue(session, SEND_TASK, row.id)
+    return row
 
 
-def _subject(game: Game, text: str) -> str:
-    return f"[pbem #{game.id} {game.name}] {text}"
+def settings_of(session: Session) -> Settings:
+    database = session.info.get("database")
+    return cast(db.Database, database).settings if database else db.current().settings
 
 
-def board(state: State, seat: int | None) -> str:
-    view = state.view(seat)
-    lines = [view.ascii, "", *view.info, view.status]
-    if view.examples:
-        lines.append("For example: " + ", ".join(view.examples))
-    return "\n".join(lines)
+def reader_context(settings: Settings, player: Player | None, address: str) -> dict[str, Any]:
+    if player is None:
+        page = f"{settings.public_url}/mail"
+        return {
+            "player_name": parseaddr(address)[1].partition("@")[0] or address,
+            "timezone": "UTC",
+            "preferences_url": page,
+            "unsubscribe_url": page,
+        }
+    page = f"{settings.public_url}/mail/{settings_token(settings.secret(), player.id)}"
+    return {
+        "player_name": player.name,
+        "timezone": player.time_zone,
+        "preferences_url": page,
+        "unsubscribe_url": page + "/unsubscribe",
+    }
+
+
+def game_context(
+    session: Session, settings: Settings, game: Game | None, reader: Player | None, kind: str
+) -> dict[str, Any]:
+    """The GAME values of a mail to ``reader``, and the defaults of the kind's own values."""
+    if game is None:
+        return {"game_id": None, "game_url": None, "view": None, "players": None}
+    state = engine.state_from_json(game.state)
+    seat = next((s.seat for s in game.seats if reader and s.player_id == reader.id), None)
+    names: list[str | None] = [None] * game.players
+    for taken in game.seats:
+        names[taken.seat] = taken.player.name
+    defaults = {
+        "turn": game.turn,
+        "deadline": open_deadline(session, game),
+        "commitment": game.commitment,
+    }
+    return {
+        "game_id": game.id,
+        "game_url": game_url(settings, game.id),
+        "view": view_json(game, state, seat),
+        "players": names,
+        **{name: value for name, value in defaults.items() if name in KINDS[kind]},
+    }
+
+
+def view_json(game: Game, state: State, seat: int | None) -> dict[str, Any]:
+    """``state.view(seat)``; a game ended off the board (resigned, drawn, forfeited, lost on
+    time) carries the service's result as the view's outcome."""
+    view = state.view(seat).to_json()
+    if view["outcome"] is None and game.result is not None:
+        view["outcome"] = game.result
+    return view
+
+
+def game_url(settings: Settings, game_id: int) -> str:
+    return f"{settings.public_url}/games/{game_id}"
+
+
+def open_deadline(session: Session, game: Game) -> datetime | None:
+    """The deadline of the game's open turn (None once it is over)."""
+    if game.status != "active":
+        return None
+    query = select(Turn.deadline).where(
+        Turn.game_id == game.id, Turn.number == game.turn, Turn.resolved_at.is_(None)
+    )
+    return session.scalar(query)
+
+
+def _envelope(
+    settings: Settings,
+    row: Outbox,
+    player: Player | None,
+    game: Game | None,
+    in_reply_to: str | None,
+    answering: bool,
+    values: Mapping[str, Any],
+    now: datetime,
+) -> outbound.Envelope:
+    domain = settings.mail_domain
+    root = outbound.thread_root(domain, game.id) if game else None
+    reply_to = (
+        make_reply_address(settings.secret(), domain, game.id, player.id, game.turn)
+        if game is not None and player is not None
+        else None
+    )
+    return outbound.Envelope(
+        sender=settings.mail_from,
+        to_name=player.name if player else None,
+        to_address=row.to_address,
+        date=now,
+        message_id=outbound.message_id(domain, row.game_id, row.id, row.kind),
+        reply_to=reply_to,
+        in_reply_to=in_reply_to or root,
+        references=[ref for ref in (root, in_reply_to) if ref],
+        auto_reply=answering,
+        unsubscribe_url=values["unsubscribe_url"] if player is not None else None,
+    )
+
+
+def _calendar(
+    settings: Settings, kind: str, game: Game | None, values: Mapping[str, Any], now: datetime
+) -> list[outbound.Attachment]:
+    deadline = values.get("deadline")
+    if kind not in DEADLINE_KINDS or game is None or deadline is None or game.status != "active":
+        return []
+    turn = values.get("turn", game.turn)
+    title = values["view"]["title"]
+    summary = f"pbem #{game.id} {title}: turn {turn} deadline"
+    description = (
+        f"Turn {turn} of {title} #{game.id} closes now: reply to the game's latest mail with "
+        f"your move or orders before then. Game page: {values['game_url']}"
+    )
+    ics = deadline_event(
+        uid=f"game-{game.id}-turn-{turn}@{settings.mail_domain}",
+        deadline=deadline,
+        stamp=now,
+        summary=summary,
+        description=description,
+        url=values["game_url"],
+    )
+    return [outbound.Attachment(f"pbem-{game.id}-turn-{turn}.ics", ics)]
+
+
+# -- what the service tells players -------------------------------------------------------
+
+
+def started(session: Session, game: Game, state: State) -> None:
+    for seat in game.seats:
+        key = f"start:{game.id}:{seat.seat}"
+        queue_mail(session, kind="game_started", to=seat.player, game=game, context={}, key=key)
 
 
 def turn_result(
     session: Session, game: Game, state: State, events: Sequence[Event], turn: int
 ) -> None:
-    """Tell every seat what happened and where things stand, each through their own view."""
-    told = "\n".join(f"- {event.text}" for event in events) or "- (nothing to report)"
-    for seat in game.seats:
-        body = f"Turn {turn} of game #{game.id}:\n{told}\n\n{board(state, seat.seat)}\n"
-        subject = _subject(game, state.view(seat.seat).status)
-        _write(
-            session, game, seat.player, "turn", subject, body, f"turn:{game.id}:{turn}:{seat.seat}"
+    """Tell every seat what turn ``turn`` brought, each through their own view.
+
+    Sealed turns: ``turn_resolved``, or ``default_orders`` to a seat whose orders the deadline
+    supplied. Moves: ``opponent_moved`` to the others, ``turn_resolved`` to the mover.
+    """
+    told = [event.to_json() for event in events]
+    orders = session.scalars(
+        select(Order).where(
+            Order.game_id == game.id,
+            Order.turn == turn,
+            Order.status.in_(("played", "default")),
         )
+    ).all()
+    defaults = {order.seat: order.parsed for order in orders if order.status == "default"}
+    played = next((order for order in orders if order.status == "played"), None)
+    for seat in game.seats:
+        context: dict[str, Any] = {"turn": turn, "events": told}
+        kind = "turn_resolved"
+        if seat.seat in defaults:
+            kind, context["orders"] = "default_orders", defaults[seat.seat]
+        elif played is not None and played.seat != seat.seat:
+            kind = "opponent_moved"
+            context = {"mover": played.seat, "move": played.parsed, "events": told}
+        key = f"turn:{game.id}:{turn}:{seat.seat}"
+        queue_mail(session, kind=kind, to=seat.player, game=game, context=context, key=key)
 
 
-def started(session: Session, game: Game, state: State) -> None:
-    names = ", ".join(f"{s.player.name} ({state.game.seat_names[s.seat]})" for s in game.seats)
-    commitment = f"\nDice seed commitment (SHA-256): {game.commitment}\n" if game.commitment else ""
-    for seat in game.seats:
-        body = (
-            f"A new game of {state.game.title}: {names}.{commitment}\n{board(state, seat.seat)}\n"
-        )
-        key = f"start:{game.id}:{seat.seat}"
-        _write(session, game, seat.player, "start", _subject(game, "new game"), body, key)
+def your_turn(session: Session, game: Game, player: Player, deadline: datetime) -> None:
+    """The turn is (still) the player's, with this deadline: after a director moved it."""
+    key = f"due:{game.id}:{game.turn}:{player.id}:{deadline.isoformat()}"
+    context = {"deadline": deadline}
+    queue_mail(session, kind="your_turn", to=player, game=game, context=context, key=key)
+
+
+def orders_received(
+    session: Session,
+    game: Game,
+    player: Player,
+    orders: str,
+    receipt: str,
+    in_reply_to: str | None = None,
+) -> Outbox | None:
+    """The receipt of sealed orders (the mail gateway sends it for orders that came by mail)."""
+    return queue_mail(
+        session,
+        kind="orders_received",
+        to=player,
+        game=game,
+        context={"orders": orders, "receipt": receipt},
+        key=f"orders:{game.id}:{game.turn}:{receipt}",
+        in_reply_to=in_reply_to,
+    )
 
 
 def reminder(
@@ -101,39 +341,37 @@ def reminder(
     hours: float,
     deadline: datetime,
 ) -> None:
-    body = (
-        f"Reminder: your move in game #{game.id} is due by {deadline.isoformat()} "
-        f"(in about {hours:g} hours).\n\n{board(state, seat)}\n"
-    )
+    """``hours``: the reminder's offset before the deadline, which is about what is left."""
+    context = {"turn": turn, "deadline": deadline, "hours_left": hours}
     key = f"remind:{game.id}:{turn}:{hours:g}:{seat}"
-    _write(session, game, player, "reminder", _subject(game, "reminder"), body, key)
+    queue_mail(session, kind="reminder", to=player, game=game, context=context, key=key)
 
 
 def vacation(session: Session, game: Game, to: Player, away: Player, ends: datetime) -> None:
-    body = (
-        f"{away.name} is on vacation until {ends.isoformat()}. Their clock in game #{game.id} "
-        f"is stopped and sealed-turn deadlines move back accordingly.\n"
-    )
-    _write(session, game, to, "vacation", _subject(game, f"{away.name} is on vacation"), body)
+    context = {"away": away.name, "until": ends}
+    queue_mail(session, kind="vacation", to=to, game=game, context=context)
 
 
 def ended(session: Session, game: Game, state: State, reason: str) -> None:
-    seed = f"\nDice seed (hex): {game.seed.hex()}\n" if game.seed else ""
+    """The result, each player's record of the game, and the dice seed, secret until now."""
+    from service import games  # games calls this module: import at call time
+
     for seat in game.seats:
-        body = f"Game #{game.id} is over: {reason}.{seed}\n{board(state, seat.seat)}\n"
+        context = {
+            "record": games.text_record(session, game, seat.player),
+            "dice_seed": game.seed.hex() if game.seed else None,
+            "commitment": game.commitment,
+        }
         key = f"end:{game.id}:{seat.seat}"
-        _write(session, game, seat.player, "end", _subject(game, "game over"), body, key)
+        queue_mail(session, kind="game_over", to=seat.player, game=game, context=context, key=key)
+
+
+# -- sending ------------------------------------------------------------------------------
 
 
 def message(settings: Settings, row: Outbox) -> EmailMessage:
-    mail = EmailMessage()
-    mail["From"] = settings.mail_from
-    mail["To"] = row.to_address
-    mail["Subject"] = row.subject
-    mail["Date"] = format_datetime(row.created_at)
-    mail["Message-ID"] = make_msgid(idstring=f"outbox-{row.id}", domain="pbem.local")
-    mail.set_content(row.body)
-    return mail
+    """The stored message of a row, as queued."""
+    return email.message_from_string(row.body, policy=email.policy.default)
 
 
 def eml_sender(settings: Settings, row: Outbox, mail: EmailMessage) -> None:
@@ -145,26 +383,44 @@ def eml_sender(settings: Settings, row: Outbox, mail: EmailMessage) -> None:
     os.replace(partial, path)
 
 
+def smtp_sender(settings: Settings, row: Outbox, mail: EmailMessage) -> None:
+    """Hand the message to ``PBEM_SMTP_HOST``; with STARTTLS the server's certificate is
+    verified (``PBEM_SMTP_CA_FILE`` adds a CA), and credentials only ever go over TLS."""
+    with smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=SMTP_TIMEOUT) as smtp:
+        smtp.ehlo()
+        if settings.smtp_starttls:
+            context = ssl.create_default_context(cafile=settings.smtp_ca_file or None)
+            smtp.starttls(context=context)
+            smtp.ehlo()
+        if settings.smtp_user:
+            smtp.login(settings.smtp_user, settings.smtp_password)
+        bounce_to = parseaddr(settings.mail_from)[1]
+        smtp.send_message(mail, from_addr=bounce_to, to_addrs=[row.to_address])
+
+
 def sender(settings: Settings) -> Sender:
     if settings.mail_sender == "eml":
         return eml_sender
+    if settings.mail_sender == "smtp":
+        return smtp_sender
     module, _, name = settings.mail_sender.partition(":")
     found: Sender = getattr(importlib.import_module(module), name)
     return found
 
 
 def send(session: Session, settings: Settings, outbox_id: int) -> float | None:
-    """Send one message unless already sent; on failure, seconds until the next try."""
+    """Send one message unless already sent or held; on failure, seconds until the next try."""
     query = select(Outbox).where(Outbox.id == outbox_id).with_for_update()
     row = session.scalar(query)
-    if row is None or row.sent_at is not None:
+    if row is None or row.sent_at is not None or row.kind.startswith(HELD):
         return None
     now = utcnow()
     row.attempts += 1
     try:
         sender(settings)(settings, row, message(settings, row))
     except Exception as error:  # any sender failure is kept on the row and retried
-        backoff = min(timedelta(seconds=30 * 2 ** (row.attempts - 1)), MAX_BACKOFF)
+        first = settings.send_retry_seconds
+        backoff = min(timedelta(seconds=first * 2 ** (row.attempts - 1)), MAX_BACKOFF)
         row.last_error = f"{type(error).__name__}: {error}"[:2000]
         row.next_attempt_at = now + backoff
         return backoff.total_seconds()
@@ -173,10 +429,21 @@ def send(session: Session, settings: Settings, outbox_id: int) -> float | None:
     return None
 
 
-def due(session: Session, now: datetime) -> list[int]:
-    """Unsent messages whose (next) attempt is due: the sweep re-queues them."""
-    query = select(Outbox.id).where(
-        Outbox.sent_at.is_(None),
-        (Outbox.next_attempt_at.is_(None)) | (Outbox.next_attempt_at <= now),
+def claim_due(session: Session, now: datetime) -> list[int]:
+    """Unsent messages whose (next) attempt is due, leased for REQUEUE_AFTER so that the next
+    sweeps do not queue them again while their send task waits in the broker."""
+    query = (
+        select(Outbox)
+        .where(
+            Outbox.sent_at.is_(None),
+            Outbox.kind.not_like(HELD + "%"),
+            (Outbox.next_attempt_at.is_(None)) | (Outbox.next_attempt_at <= now),
+        )
+        .order_by(Outbox.id)
+        .limit(500)
+        .with_for_update(skip_locked=True)
     )
-    return list(session.scalars(query.order_by(Outbox.id).limit(500)))
+    rows = session.scalars(query).all()
+    for row in rows:
+        row.next_attempt_at = now + REQUEUE_AFTER
+    return [row.id for row in rows]

@@ -81,6 +81,92 @@ DEADLINE_IN = {
     "properties": {"deadline": {"type": "string", "format": "date-time"}},
 }
 
+REASON = {"type": "string", "description": "why: goes in the audit log"}
+REASON_IN = {"type": "object", "required": ["reason"], "properties": {"reason": REASON}}
+LEAGUE_IN = {
+    "type": "object",
+    "required": ["name", "game"],
+    "properties": {
+        "name": {"type": "string"},
+        "game": {"type": "string"},
+        "options": {"type": "object", "additionalProperties": {"type": "string"}},
+        "players": {"type": "integer", "description": "seats a game: 2, or 3-4 for tables"},
+        "time_control": TIME_CONTROL,
+        "format": {"enum": ["round_robin", "double_round_robin", "swiss", "knockout", "tables"]},
+        "rounds": {"type": "integer", "description": "swiss and tables"},
+        "draw_rule": {"enum": ["replay", "higher_seed", "second_seat"]},
+        "scoring": {
+            "type": "object",
+            "properties": {
+                key: {"type": "number"} for key in ("win", "draw", "loss", "bye", "forfeit_loss")
+            },
+        },
+        "tiebreaks": {
+            "type": "array",
+            "items": {
+                "enum": ["head_to_head", "sonneborn_berger", "buchholz", "median_buchholz", "wins"]
+            },
+        },
+        "starts_at": {"type": ["string", "null"], "format": "date-time"},
+        "round_days": {"type": ["number", "null"]},
+        "withdrawal": {"enum": ["forfeit", "expunge"]},
+        "join_code": {"type": ["string", "boolean"]},
+    },
+}
+INVITE_IN = {
+    "type": "object",
+    "required": ["players"],
+    "properties": {
+        "players": {
+            "type": "array",
+            "items": {
+                "oneOf": [
+                    {"type": "string", "format": "email"},
+                    ID,
+                    {
+                        "type": "object",
+                        "required": ["email"],
+                        "properties": {"email": {"type": "string"}, "name": {"type": "string"}},
+                    },
+                ]
+            },
+        }
+    },
+}
+CODE_IN = {"type": "object", "required": ["code"], "properties": {"code": {"type": "string"}}}
+WITHDRAW_IN = {
+    "type": "object",
+    "required": ["player", "reason"],
+    "properties": {"player": ID, "reason": REASON},
+}
+MESSAGE_IN = {
+    "type": "object",
+    "required": ["text"],
+    "properties": {"subject": {"type": "string"}, "text": {"type": "string"}},
+}
+EXTEND_IN = {
+    "type": "object",
+    "required": ["days", "reason"],
+    "properties": {"days": {"type": "number"}, "reason": REASON},
+}
+REPLACE_IN = {
+    "type": "object",
+    "required": ["player", "by", "reason"],
+    "properties": {"player": ID, "by": ID, "reason": REASON},
+}
+RESULT_IN = {
+    "type": "object",
+    "required": ["result", "reason"],
+    "properties": {
+        "result": {
+            "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "integer"}}],
+            "description": "1-0, 0-1, 1/2-1/2, or one place per seat such as 1-3-2",
+        },
+        "forfeit": {"enum": ["time", "missed_turns"]},
+        "reason": REASON,
+    },
+}
+
 # method, path, summary, auth ("yes", "no", "optional"), request schema, success status
 ROUTES: list[tuple[str, str, str, str, dict[str, Any] | None, int]] = [
     ("get", "/health", "Liveness check", "no", None, 200),
@@ -168,16 +254,88 @@ ROUTES: list[tuple[str, str, str, str, dict[str, Any] | None, int]] = [
         DEADLINE_IN,
         200,
     ),
+    ("post", "/leagues", "Create a league (directors, admins)", "yes", LEAGUE_IN, 201),
+    ("get", "/leagues", "Every league", "no", None, 200),
+    ("get", "/leagues/{league_id}", "A league: settings, players, rounds", "optional", None, 200),
+    ("post", "/leagues/{league_id}/players", "Invite players by e-mail", "yes", INVITE_IN, 200),
+    ("post", "/leagues/{league_id}/join", "Join an open league with its code", "yes", CODE_IN, 200),
+    ("post", "/leagues/{league_id}/start", "Start the league now (directors)", "yes", None, 200),
+    ("get", "/leagues/{league_id}/standings", "Standings with crosstable", "no", None, 200),
+    ("get", "/leagues/{league_id}/standings.csv", "Standings as CSV", "no", None, 200),
+    (
+        "post",
+        "/leagues/{league_id}/{action}",
+        "Accept or decline an invitation; directors pause or resume the league and its games",
+        "yes",
+        {"type": "object", "properties": {"reason": REASON}},
+        200,
+    ),
+    (
+        "post",
+        "/leagues/{league_id}/withdraw",
+        "Withdraw a player (directors)",
+        "yes",
+        WITHDRAW_IN,
+        200,
+    ),
+    (
+        "post",
+        "/leagues/{league_id}/message",
+        "Mail everyone in the league (directors)",
+        "yes",
+        MESSAGE_IN,
+        200,
+    ),
+    ("get", "/leagues/{league_id}/audit", "The directors' audit log", "yes", None, 200),
+    (
+        "post",
+        "/games/{game_id}/{action}",
+        "Pause or resume a game's clock (directors)",
+        "yes",
+        REASON_IN,
+        200,
+    ),
+    ("post", "/games/{game_id}/extend", "Extend the deadline (directors)", "yes", EXTEND_IN, 200),
+    (
+        "post",
+        "/games/{game_id}/replace",
+        "Give a seat to another player (directors)",
+        "yes",
+        REPLACE_IN,
+        200,
+    ),
+    (
+        "post",
+        "/games/{game_id}/result",
+        "Set or correct a result (directors)",
+        "yes",
+        RESULT_IN,
+        200,
+    ),
+    (
+        "post",
+        "/games/{game_id}/process",
+        "Resolve the sealed turn now (directors)",
+        "yes",
+        REASON_IN,
+        200,
+    ),
+    ("post", "/games/{game_id}/void", "Void a game (directors)", "yes", REASON_IN, 200),
+    ("get", "/players/{player_id}/ratings", "Ratings and rating history", "no", None, 200),
 ]
 
 
 def _parameters(path: str, method: str) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
-    for name in ("game_id", "player_id"):
+    for name in ("game_id", "player_id", "league_id"):
         if "{" + name + "}" in path:
             found.append({"name": name, "in": "path", "required": True, "schema": ID})
     if "{action}" in path:
         actions = {"enum": ["offer", "accept", "decline"]}
+        if path.startswith("/leagues/"):
+            actions = {"enum": ["accept", "decline", "pause", "resume"]}
+        elif not path.startswith("/games/{game_id}/draw/"):
+            actions = {"enum": ["pause", "resume"]}
         found.append({"name": "action", "in": "path", "required": True, "schema": actions})
     if path == "/games" and method == "get":
         filters = {"enum": ["mine", "waiting", "active", "finished", "all"], "default": "mine"}
@@ -194,6 +352,8 @@ def _operation(
         if text
         else {"application/json": {"schema": OBJECT}}
     )
+    if path.endswith(".csv"):
+        content = {"text/csv": {"schema": {"type": "string"}}}
     errors = {"application/json": {"schema": ERROR}}
     operation: dict[str, Any] = {
         "summary": summary,

@@ -185,5 +185,38 @@ def take_vacation(session: Session, player: Player, days: Any, now: datetime | N
     session.flush()
 
 
+VACATION_ON_DAYS = 7
+"""How long ``vacation on`` (by mail) lasts when the player names no length."""
+
+
+def current_vacation(player: Player, now: datetime) -> Vacation | None:
+    return next((v for v in player.vacations if v.starts <= now < v.ends), None)
+
+
+def start_vacation(session: Session, player: Player, now: datetime | None = None) -> datetime:
+    """``vacation on``: leave for ``VACATION_ON_DAYS`` (or the days left); returns the end."""
+    now = now or utcnow()
+    away = current_vacation(player, now)
+    if away is not None:
+        raise Conflict(f"you are already on vacation until {away.ends:%Y-%m-%d %H:%M} UTC")
+    days = min(float(VACATION_ON_DAYS), vacation_days_left(player, now))
+    if days <= 0:
+        raise Conflict("no vacation days are left this year")
+    take_vacation(session, player, days, now)
+    return now + timedelta(days=days)
+
+
+def end_vacation(session: Session, player: Player, now: datetime | None = None) -> None:
+    """``vacation off``: back now; the unused days return. Deadlines already moved stay moved
+    (nobody loses time they were promised)."""
+    now = now or utcnow()
+    away = current_vacation(player, now)
+    if away is None:
+        raise Conflict("you are not on vacation")
+    away.ends = now
+    away.days = round((now - away.starts).total_seconds() / 86400, 4)
+    session.flush()
+
+
 def count(session: Session) -> int:
     return session.scalar(select(func.count()).select_from(Player)) or 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from service import games, notify
+from service import digest, games, notify
 from service.db import Database, enqueue
 from service.models import utcnow
 
@@ -14,18 +14,23 @@ def sweep(database: Database, now: datetime | None = None) -> dict[str, int]:
     with database.transaction() as session:
         turns = games.due_turns(session, now)
         reminders = games.reminders_due(session, database.settings.reminder_hours, now)
-        mail = notify.due(session, now)
+        mail = notify.claim_due(session, now)
         for game_id, number in turns:
             enqueue(session, games.RESOLVE_TASK, game_id, number, now.isoformat())
         for outbox_id in mail:
             enqueue(session, notify.SEND_TASK, outbox_id)
+        readers = digest.due(session, database.settings, now)
     reminded = 0
     for game_id, number in reminders:
         with database.transaction() as session:
             reminded += games.remind(
                 session, game_id, number, database.settings.reminder_hours, now
             )
-    return {"turns": len(turns), "reminders": reminded, "mail": len(mail)}
+    digests = 0
+    for player_id in readers:
+        with database.transaction() as session:
+            digests += digest.send(session, player_id, now) is not None
+    return {"turns": len(turns), "reminders": reminded, "mail": len(mail), "digests": digests}
 
 
 def resolve_turn(

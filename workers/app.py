@@ -24,7 +24,16 @@ def configure(settings: Settings) -> None:
         worker_prefetch_multiplier=1,
         broker_connection_retry_on_startup=True,
         task_always_eager=settings.eager,
-        beat_schedule={"sweep": {"task": "pbem.sweep", "schedule": settings.sweep_seconds}},
+        beat_schedule={
+            "sweep": {"task": "pbem.sweep", "schedule": settings.sweep_seconds},
+            "inbound-sweep": {"task": "pbem.inbound_sweep", "schedule": settings.sweep_seconds},
+            "league-sweep": {"task": "pbem.league_sweep", "schedule": settings.sweep_seconds},
+            **(
+                {"imap-poll": {"task": "pbem.imap_poll", "schedule": settings.imap_seconds}}
+                if settings.imap_host
+                else {}
+            ),
+        },
         beat_schedule_filename=str(settings.var_dir / "celerybeat-schedule"),
         # kombu's SQLAlchemy transport hands every transport option to create_engine
         broker_transport_options=(

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from service import db, schedule
+from service.leagues import tasks as league_tasks
+from service.mail import gateway, imap
 from workers.app import celery
-
-MAX_SEND_RETRIES = 8
 
 
 @celery.task(name="pbem.resolve_turn")  # type: ignore[untyped-decorator]
@@ -15,15 +13,37 @@ def resolve_turn(game_id: int, number: int, swept_at: str | None = None) -> bool
     return schedule.resolve_turn(db.current(), game_id, number, swept_at)
 
 
-@celery.task(  # type: ignore[untyped-decorator]
-    name="pbem.send", bind=True, max_retries=MAX_SEND_RETRIES
-)
-def send(self: Any, outbox_id: int) -> None:
-    retry_in = schedule.send(db.current(), outbox_id)
-    if retry_in is not None and not celery.conf.task_always_eager:
-        raise self.retry(countdown=retry_in)
+@celery.task(name="pbem.send")  # type: ignore[untyped-decorator]
+def send(outbox_id: int) -> None:
+    # A failure is recorded on the row with its next attempt; the sweep retries it then.
+    schedule.send(db.current(), outbox_id)
 
 
 @celery.task(name="pbem.sweep")  # type: ignore[untyped-decorator]
 def sweep() -> dict[str, int]:
     return schedule.sweep(db.current())
+
+
+@celery.task(name="pbem.process_inbound")  # type: ignore[untyped-decorator]
+def process_inbound(inbound_id: int) -> str | None:
+    return gateway.process(db.current(), inbound_id)
+
+
+@celery.task(name="pbem.inbound_sweep")  # type: ignore[untyped-decorator]
+def inbound_sweep() -> int:
+    return gateway.sweep(db.current())
+
+
+@celery.task(name="pbem.imap_poll")  # type: ignore[untyped-decorator]
+def imap_poll() -> int:
+    return imap.poll(db.current())
+
+
+@celery.task(name="pbem.league_advance")  # type: ignore[untyped-decorator]
+def league_advance(league_id: int) -> bool:
+    return league_tasks.advance(db.current(), league_id)
+
+
+@celery.task(name="pbem.league_sweep")  # type: ignore[untyped-decorator]
+def league_sweep() -> int:
+    return league_tasks.sweep(db.current())

@@ -1,12 +1,18 @@
-"""``pbem mail ...``: see inbound mail the way the gateway reads it."""
+"""``pbem mail ...``: the inbound gateway from the command line; mail as the gateway reads it."""
 
 from __future__ import annotations
 
 import re
+import signal
 import sys
+import threading
 
 import click
 
+from service import db, games, migrate
+from service.config import Settings
+from service.db import Database
+from service.mail import demo, gateway
 from service.mail.extract import extract_reply, extract_text
 
 # A raw message opens with header fields; a bare body (a .txt of what was typed) does not.
@@ -60,3 +66,121 @@ def extract_command(source: click.utils.LazyFile, html: bool) -> None:
     if problem:
         click.echo(f"no reply: {problem}", err=True)
         sys.exit(1)
+
+
+def _database() -> Database:
+    database = db.configure(Settings.from_env())
+    migrate.upgrade(database)
+    return database
+
+
+@mail_group.command("inject")
+@click.argument("source", metavar="[FILE|-]", type=click.File("rb"), default="-")
+@click.option("--to", "recipients", multiple=True, help="Envelope recipient (repeatable).")
+def inject_command(source: click.utils.LazyFile, recipients: tuple[str, ...]) -> None:
+    """Store one raw message (FILE, or stdin) for the gateway, as an MTA pipe would.
+
+    For Postfix: ``pbem unix - n n - - pipe flags=R user=pbem argv=pbem mail inject --to
+    ${recipient}``. Exit status 0 once stored (a message stored before is not stored again),
+    75 (EX_TEMPFAIL, the MTA retries) when the database cannot take it.
+    """
+    raw = source.read()
+    try:
+        received = gateway.receive(_database(), raw, "inject", recipients)
+    except Exception as error:  # the MTA keeps the message and tries again
+        click.echo(f"error: cannot store the message now: {error}", err=True)
+        sys.exit(75)
+    again = " (already stored before: nothing to do)" if received.duplicate else ""
+    click.echo(f"stored as inbound #{received.id}{again}")
+
+
+@mail_group.command("smtpd")
+@click.option("--host", default=None, help="Address to listen on [PBEM_SMTPD_HOST].")
+@click.option("--port", type=int, default=None, help="Port to listen on [PBEM_SMTPD_PORT].")
+def smtpd_command(host: str | None, port: int | None) -> None:
+    """Run the SMTP listener for PBEM_MAIL_DOMAIN until Ctrl-C (or SIGTERM)."""
+    from service.mail.smtpd import Listener
+
+    database = _database()
+    settings = database.settings
+    listener = Listener(
+        database,
+        host if host is not None else settings.smtpd_host,
+        port if port is not None else settings.smtpd_port,
+    )
+    listener.start()
+    click.echo(
+        f"pbem: SMTP for @{settings.mail_domain} on {listener.hostname}:{listener.port} "
+        f"(at most {settings.inbound_max_bytes} bytes a message)"
+    )
+    stop = threading.Event()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, lambda *_: stop.set())
+    try:
+        stop.wait()
+    finally:
+        listener.stop()
+
+
+@mail_group.command("status")
+@click.option("--last", default=20, show_default=True, help="How many messages to list.")
+def status_command(last: int) -> None:
+    """The latest inbound messages: id, channel, status, sender and what came of each."""
+    from sqlalchemy import select
+
+    from service.mail.models import InboundMessage
+
+    with _database().transaction() as session:
+        rows = session.scalars(
+            select(InboundMessage).order_by(InboundMessage.id.desc()).limit(last)
+        ).all()
+        for row in reversed(rows):
+            click.echo(f"#{row.id} {row.channel} {row.status} from {row.sender or '?'}")
+            for line in (row.result or "").splitlines():
+                click.echo(f"    {line}")
+
+
+@mail_group.command("reply")
+@click.option("--as", "sender", required=True, help="The player's e-mail address.")
+@click.option("--game", "game_id", type=int, required=True, help="The game's number.")
+@click.argument("text")
+def reply_command(sender: str, game_id: int, text: str) -> None:
+    """Reply as a player to their latest mail of a game, as a mail client would, and inject it.
+
+    TEXT is what the player types (use \\n or several lines for several commands).
+    """
+    database = _database()
+    with database.transaction() as session:
+        raw = demo.reply_to_latest(session, sender, game_id, text.replace("\\n", "\n"))
+    if raw is None:
+        click.echo(f"error: no mail to {sender} about game {game_id} yet", err=True)
+        sys.exit(2)
+    received = gateway.receive(database, raw, "inject")
+    click.echo(f"sent as {sender}: stored as inbound #{received.id}")
+
+
+@click.command("demo")
+@click.option("--game", "game_name", default=demo.DEMO_GAME, show_default=True)
+def demo_command(game_name: str) -> None:
+    """Create Alice, Bob and a game between them; print how to play it by mail."""
+    database = _database()
+    with database.transaction() as session:
+        game, seated = demo.create_demo(session, game_name)
+        state = games.state_of(game)
+        names = state.game.seat_names
+        lines = [f"Game {game.id}: {state.game.title}, {seated[0].name} against {seated[1].name}."]
+        for seat, player in enumerate(seated):
+            move = demo.first_move(state, seat)
+            lines += [
+                "",
+                f"{player.name} plays {names[seat]}. To reply to {player.name}'s latest mail:",
+                f'  pbem mail reply --as {player.address} --game {game.id} "{move}"',
+            ]
+        first = names[state.to_act[0]] if state.to_act and not state.simultaneous else ""
+        lines += [
+            "",
+            f"{first} moves first." if first else "Both send orders each turn.",
+            "The mails are in " + str(database.settings.mail_dir) + " (with pbem run going);",
+            "'pbem mail status' shows what the gateway did with each reply.",
+        ]
+    click.echo("\n".join(lines))

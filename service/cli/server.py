@@ -16,6 +16,7 @@ PROCESSES = {
     "web": ["-m", "flask", "--app", "service.app:create_app", "run", "--port", "{port}"],
     "worker": ["-m", "celery", "-A", "workers.app", "worker", "--pool=solo", "--loglevel=INFO"],
     "beat": ["-m", "celery", "-A", "workers.app", "beat", "--loglevel=INFO"],
+    "smtp": ["-c", "from service.cli import main; main(['mail', 'smtpd'])"],
 }
 
 

@@ -46,7 +46,18 @@ error_reply        ``received`` (what was read), ``error`` (the engine's message
                    whose values may all be None when the mail belonged to no game
 help               GAME, whose values may all be None outside a game
 digest             ``date`` (aware datetime), ``games``: a list of GAME mappings each with
-                   ``deadline`` and ``events`` too
+                   ``deadline``, ``events`` and ``reply_to`` (the reader's reply address of
+                   that game) too
+vacation           GAME, ``away`` (display name of the player on leave), ``until`` (aware
+                   datetime), ``deadline`` (of the current turn, or None)
+league_*           GAME (all None but in ``league_result``) and ``league`` (a mapping: ``id``,
+                   ``name``, ``title``, ``format``, ``time_control``, ``starts_at``, ``url``,
+                   ``api_url``; see ``service/leagues/mail.py``). ``league_invitation``:
+                   ``inviter``; ``league_standings``: ``round``, ``final``, ``standings``
+                   (``columns``, ``header``, ``rows`` of ``cells`` and ``line``, ``legend``);
+                   ``league_message``: ``sender``, ``subject_line``, ``message``;
+                   ``league_result``: ``actor``, ``action``, ``result``, ``reason`` (its
+                   ``league`` may be None)
 =================  ==========================================================================
 """
 
@@ -85,6 +96,11 @@ KINDS: Mapping[str, tuple[str, ...]] = {
     "error_reply": (*GAME, "received", "error"),
     "help": GAME,
     "digest": ("date", "games"),
+    "vacation": (*GAME, "away", "until", "deadline"),
+    "league_invitation": (*GAME, "league", "inviter"),
+    "league_standings": (*GAME, "league", "round", "final", "standings"),
+    "league_message": (*GAME, "league", "sender", "subject_line", "message"),
+    "league_result": (*GAME, "league", "actor", "action", "result", "reason"),
 }
 """The context keys each kind needs beyond ``BASE`` (see the module docstring)."""
 

@@ -17,7 +17,13 @@ HOSTILE_NAME = '<script>alert(1)</script> & "Bob"'
 OPPONENT_NAMES = ("Ann", "Cyd <b>bold</b>", "Dee", "Eve")
 DEADLINE = datetime(2025, 3, 1, 17, 0, tzinfo=UTC)
 SEED = 20250301
+REPLY_TO = "play+aeiqifzx3zmkevgnkfgndqf7uu@pbem.example"
 MAX_STEPS = 4000
+BOARD_GAMES = tuple(
+    n for n in engine.names() if engine.game_class(n).__module__.startswith("engine.")
+)
+"""The rule books' games: boards with a grid. Test-only games (the service tests register
+some when run in the same session) draw no grid and have no snapshots."""
 
 
 @dataclass(frozen=True)
@@ -149,18 +155,78 @@ def context(kind: str, name: str) -> dict[str, Any]:
         "digest": {
             "date": DEADLINE,
             "games": [
-                {**opening, "deadline": DEADLINE, "events": []},
+                {**opening, "deadline": DEADLINE, "events": [], "reply_to": REPLY_TO},
                 {
                     **resolved,
                     "game_id": 18,
                     "game_url": "https://pbem.example/games/18",
                     "deadline": None,
+                    "reply_to": REPLY_TO,
                 },
             ],
         },
+        "vacation": {
+            **opening,
+            "away": OPPONENT_NAMES[1],
+            "until": DEADLINE,
+            "deadline": DEADLINE,
+        },
+        **_league_kinds(play),
     }
     assert set(by_kind) == set(KINDS)
     return {**base, **by_kind[kind]}
+
+
+NO_GAME = {"game_id": None, "game_url": None, "view": None, "players": None}
+LEAGUE = {
+    "id": 3,
+    "name": "Winter <League> & Cup",
+    "title": "Epaminondas",
+    "format": "a round robin",
+    "time_control": "3 days a turn",
+    "starts_at": DEADLINE,
+    "url": "https://pbem.example/leagues/3",
+    "api_url": "https://pbem.example/api/v1/leagues/3",
+}
+
+
+def _league_kinds(play: Scenario) -> dict[str, dict[str, Any]]:
+    """League mails: none but ``league_result`` belongs to a game."""
+    rows = [
+        {"cells": ["1", HOSTILE_NAME, "2", "1.5", "2/0/0", "1612"], "line": "  1 Bob  2  1.5"},
+        {"cells": ["2", OPPONENT_NAMES[1], "0", "0", "0/0/2", ""], "line": "  2 Cyd  0  0"},
+    ]
+    table = {
+        "columns": ["#", "Player", "Pts", "SB", "W/D/L", "Rating"],
+        "header": "  # Player  Pts  SB",
+        "rows": rows,
+        "legend": "SB = Sonneborn-Berger",
+    }
+    return {
+        "league_invitation": {**NO_GAME, "league": LEAGUE, "inviter": OPPONENT_NAMES[1]},
+        "league_standings": {
+            **NO_GAME,
+            "league": LEAGUE,
+            "round": 2,
+            "final": False,
+            "standings": table,
+        },
+        "league_message": {
+            **NO_GAME,
+            "league": LEAGUE,
+            "sender": OPPONENT_NAMES[1],
+            "subject_line": "Round 3 <soon>",
+            "message": "Round 3 starts on Monday.\nresign",
+        },
+        "league_result": {
+            **_game(play.finished, 0),
+            "league": LEAGUE,
+            "actor": OPPONENT_NAMES[1],
+            "action": "corrected the result",
+            "result": "0-1",
+            "reason": "a <scoring> slip",
+        },
+    }
 
 
 def _submitted(state: State, seat: int) -> State:

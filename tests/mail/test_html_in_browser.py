@@ -15,9 +15,8 @@ from typing import Any
 
 import pytest
 
-import engine
 from service.mail.render import render_email
-from tests.mail.scenarios import context
+from tests.mail.scenarios import BOARD_GAMES, context
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -52,7 +51,7 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
-@pytest.mark.parametrize("name", engine.names())
+@pytest.mark.parametrize("name", BOARD_GAMES)
 def test_turn_resolved_html_renders_cleanly(browser: Any, name: str, tmp_path: Path) -> None:
     html = render_email("turn_resolved", context("turn_resolved", name)).html
     page = browser.new_page(viewport={"width": 720, "height": 800})

@@ -178,7 +178,7 @@ def test_two_workers_racing_over_one_turn_resolve_it_once(live: Database) -> Non
             select(func.count()).select_from(Step).where(Step.game_id == game_id)
         )
         told = session.scalars(select(LogEntry.text).where(LogEntry.kind == "info")).all()
-        mail = session.scalars(select(Outbox.key).where(Outbox.kind == "turn")).all()
+        mail = session.scalars(select(Outbox.key).where(Outbox.kind == "turn_resolved")).all()
     assert game.turn == 2 and [t.number for t in turns] == [1, 2]
     assert turns[0].resolved_by == "orders" and steps == 2
     assert told == ["3 against 2"]

@@ -150,6 +150,20 @@ def test_a_failed_send_is_kept_and_retried_later(database: Database) -> None:
     assert outbox(database)[0].sent_at is not None
 
 
+def test_the_sweep_queues_a_waiting_message_once_per_lease(database: Database) -> None:
+    """A backlog must not be queued again on every sweep while its tasks wait in the broker."""
+    now = datetime(2030, 1, 1, tzinfo=UTC)
+    with database.transaction() as session:
+        session.add(Outbox(kind="test", to_address="x@example.org", subject="s", body="b"))
+    with database.transaction() as session:
+        assert len(notify.claim_due(session, now)) == 1
+    with database.transaction() as session:
+        assert notify.claim_due(session, now + timedelta(seconds=59)) == []
+    with database.transaction() as session:
+        lost = now + notify.REQUEUE_AFTER + timedelta(seconds=1)
+        assert len(notify.claim_due(session, lost)) == 1, "a lost task is queued again"
+
+
 def test_a_vacation_pushes_sealed_deadlines_back_and_tells_everybody(
     database: Database, alice: Client, bob: Client
 ) -> None:

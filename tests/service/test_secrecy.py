@@ -12,10 +12,12 @@ from sqlalchemy import select
 from service.db import Database
 from service.models import Outbox
 from tests.service.conftest import Client
+from tests.service.mails import readable
 from tests.service.test_api import start
 
 VOLATILE = re.compile(
     r'[0-9a-f]{64}|\d{4}-\d\d-\d\dT[\d:.+]+|#\d+|game \d+|"(id|game_id)":\s*"?\d+"?|Id "\d+"'
+    r"|games/\d+|game-\d+|(DTSTAMP|SEQUENCE|DTSTART):\w+|\d+ \w{3} \d{4}, \d\d:\d\d"
 )
 
 
@@ -37,7 +39,7 @@ def everything_seen(
         rows = session.scalars(
             select(Outbox).where(Outbox.game_id == game_id, Outbox.player_id == viewer.id)
         )
-        seen += [row.subject + row.body for row in rows]
+        seen += [readable(row) for row in rows]
     return [VOLATILE.sub("~", text) for text in seen]
 
 

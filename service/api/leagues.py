@@ -1,0 +1,178 @@
+"""League routes under ``/api/v1`` (JSON) and the public league page ``/leagues/<id>``
+(HTML); each takes ids, calls the league service and returns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response
+
+from service import games
+from service.api.v1 import body, caller, me, transaction, valid_id
+from service.leagues import director, leagues, page, ratings
+from service.leagues import standings as table
+from service.players import get as get_player
+
+blueprint = Blueprint("api_leagues", __name__, url_prefix="/api/v1")
+pages = Blueprint("league_pages", __name__)
+
+
+def _game(session: Any, game: Any) -> dict[str, Any]:
+    return {"game": games.to_json(session, game, None)}
+
+
+@blueprint.post("/leagues")
+def create_league() -> Any:
+    with transaction() as session:
+        viewer = me(session)
+        league = leagues.create(session, viewer, body())
+        return {"league": leagues.to_json(session, league, viewer)}, 201
+
+
+@blueprint.get("/leagues")
+def list_leagues() -> Any:
+    with transaction() as session:
+        return {"leagues": leagues.list_all(session)}
+
+
+@blueprint.get("/leagues/<int:league_id>")
+def read_league(league_id: int) -> Any:
+    with transaction() as session:
+        viewer = caller(session, required=False)
+        league = leagues.get(session, valid_id(league_id))
+        return {"league": leagues.to_json(session, league, viewer)}
+
+
+@blueprint.post("/leagues/<int:league_id>/players")
+def invite(league_id: int) -> Any:
+    with transaction() as session:
+        viewer = me(session)
+        entries = leagues.invite(session, valid_id(league_id), viewer, body())
+        league = leagues.get(session, league_id)
+        invited = [{"entry": e.id, "id": e.player_id, "name": e.player.name} for e in entries]
+        return {"invited": invited, "league": leagues.to_json(session, league, viewer)}
+
+
+@blueprint.post("/leagues/<int:league_id>/join")
+def join(league_id: int) -> Any:
+    with transaction() as session:
+        viewer = me(session)
+        leagues.join(session, valid_id(league_id), viewer, body().get("code"))
+        return {"league": leagues.to_json(session, leagues.get(session, league_id), viewer)}
+
+
+@blueprint.post("/leagues/<int:league_id>/<any(accept, decline, pause, resume):action>")
+def answer_or_pause(league_id: int, action: str) -> Any:
+    """Players accept or decline an invitation; directors pause or resume the league."""
+    with transaction() as session:
+        viewer = me(session)
+        if action in ("accept", "decline"):
+            leagues.answer(session, valid_id(league_id), viewer, action == "accept")
+        else:
+            tool = director.pause_league if action == "pause" else director.resume_league
+            tool(session, valid_id(league_id), viewer, body().get("reason"))
+        return {"league": leagues.to_json(session, leagues.get(session, league_id), viewer)}
+
+
+@blueprint.post("/leagues/<int:league_id>/start")
+def start(league_id: int) -> Any:
+    with transaction() as session:
+        viewer = me(session)
+        league = leagues.start(session, valid_id(league_id), viewer)
+        return {"league": leagues.to_json(session, league, viewer)}
+
+
+@blueprint.get("/leagues/<int:league_id>/standings")
+def standings(league_id: int) -> Any:
+    with transaction() as session:
+        league = leagues.get(session, valid_id(league_id))
+        return {"standings": leagues.standings_json(session, league)}
+
+
+@blueprint.get("/leagues/<int:league_id>/standings.csv")
+def standings_csv(league_id: int) -> Any:
+    with transaction() as session:
+        league = leagues.get(session, valid_id(league_id))
+        return Response(table.to_csv(session, league), mimetype="text/csv")
+
+
+@blueprint.post("/leagues/<int:league_id>/withdraw")
+def withdraw(league_id: int) -> Any:
+    with transaction() as session:
+        viewer = me(session)
+        league = director.withdraw(session, valid_id(league_id), viewer, body())
+        return {"league": leagues.to_json(session, league, viewer)}
+
+
+@blueprint.post("/leagues/<int:league_id>/message")
+def message(league_id: int) -> Any:
+    with transaction() as session:
+        return {"sent": director.message(session, valid_id(league_id), me(session), body())}
+
+
+@blueprint.get("/leagues/<int:league_id>/audit")
+def audit(league_id: int) -> Any:
+    with transaction() as session:
+        return {"audit": director.log(session, valid_id(league_id), me(session))}
+
+
+@blueprint.post("/games/<int:game_id>/<any(pause, resume):action>")
+def pause_game(game_id: int, action: str) -> Any:
+    with transaction() as session:
+        tool = director.pause_game if action == "pause" else director.resume_game
+        return _game(session, tool(session, valid_id(game_id), me(session), body().get("reason")))
+
+
+@blueprint.post("/games/<int:game_id>/extend")
+def extend(game_id: int) -> Any:
+    with transaction() as session:
+        data = body()
+        game = director.extend_deadline(
+            session, valid_id(game_id), me(session), data.get("days"), data.get("reason")
+        )
+        return _game(session, game)
+
+
+@blueprint.post("/games/<int:game_id>/replace")
+def replace(game_id: int) -> Any:
+    with transaction() as session:
+        return _game(
+            session, director.replace_player(session, valid_id(game_id), me(session), body())
+        )
+
+
+@blueprint.post("/games/<int:game_id>/result")
+def set_result(game_id: int) -> Any:
+    with transaction() as session:
+        return _game(session, director.set_result(session, valid_id(game_id), me(session), body()))
+
+
+@blueprint.post("/games/<int:game_id>/process")
+def process(game_id: int) -> Any:
+    with transaction() as session:
+        viewer = me(session)
+        game = director.process_now(session, valid_id(game_id), viewer, body().get("reason"))
+        return _game(session, game)
+
+
+@blueprint.post("/games/<int:game_id>/void")
+def void(game_id: int) -> Any:
+    with transaction() as session:
+        viewer = me(session)
+        return _game(
+            session, director.void_game(session, valid_id(game_id), viewer, body().get("reason"))
+        )
+
+
+@blueprint.get("/players/<int:player_id>/ratings")
+def player_ratings(player_id: int) -> Any:
+    with transaction() as session:
+        player = get_player(session, valid_id(player_id))
+        return {"name": player.name, **ratings.of_player(session, player.id)}
+
+
+@pages.get("/leagues/<int:league_id>")
+def league_page(league_id: int) -> Any:
+    with transaction() as session:
+        league = leagues.get(session, valid_id(league_id))
+        return Response(page.render(session, league), mimetype="text/html")

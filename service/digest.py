@@ -1,0 +1,122 @@
+"""The daily digest: game news held for players who chose ``notify: digest``, sent as one mail.
+
+:func:`service.notify.queue_mail` keeps such a player's game news in the outbox as
+``held:<kind>`` rows. Each sweep asks :func:`due` which players' morning (``digest_hour``
+o'clock in their own time zone) has come with mail held from before it; :func:`send` then
+queues one digest (key ``digest:<player>:<local date>``, so a sweep running twice sends one)
+and marks the held rows sent: they went out inside it. A player who switched back to ``each``
+gets their held rows released as they were.
+
+A digest lists each game its held mail was about, seen from the player's own seat as the
+game stands now, with what happened since the oldest held mail of that game and, where the
+player is to act, the game's signed reply address: they get no per-game mail to answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from service import notify
+from service.config import Settings
+from service.db import enqueue
+from service.mail.addresses import make_reply_address
+from service.models import Game, Outbox, Player, Turn
+
+EVENTS_SLACK = timedelta(minutes=10)
+"""A turn's resolution is stamped a moment before the mail about it: look back this far."""
+
+
+def morning(now: datetime, zone: str, hour: int) -> datetime:
+    """The latest ``hour`` o'clock in ``zone`` at or before ``now``."""
+    local = now.astimezone(ZoneInfo(zone))
+    today = datetime.combine(local.date(), time(hour), tzinfo=local.tzinfo)
+    return today if today <= local else today - timedelta(days=1)
+
+
+def due(session: Session, settings: Settings, now: datetime) -> list[int]:
+    """Players with mail held from before their latest morning and no digest for it yet."""
+    query = (
+        select(Outbox.player_id, func.min(Outbox.created_at))
+        .where(Outbox.kind.like(notify.HELD + "%"), Outbox.sent_at.is_(None))
+        .group_by(Outbox.player_id)
+    )
+    found = []
+    for player_id, oldest in session.execute(query):
+        player = session.get(Player, player_id)
+        if player is None:
+            continue
+        start = morning(now, player.time_zone, settings.digest_hour)
+        if oldest < start and not session.scalar(
+            select(Outbox.id).where(Outbox.key == _key(player, start))
+        ):
+            found.append(player.id)
+    return found
+
+
+def send(session: Session, player_id: int, now: datetime) -> Outbox | None:
+    """Queue the player's digest of every held row (or release them); None if nothing to do."""
+    settings = notify.settings_of(session)
+    player = session.scalar(select(Player).where(Player.id == player_id).with_for_update())
+    if player is None:
+        return None
+    held = session.scalars(
+        select(Outbox)
+        .where(
+            Outbox.player_id == player.id,
+            Outbox.kind.like(notify.HELD + "%"),
+            Outbox.sent_at.is_(None),
+        )
+        .order_by(Outbox.id)
+        .with_for_update()
+    ).all()
+    if not held:
+        return None
+    if player.notify != "digest":
+        for row in held:
+            row.kind = row.kind.removeprefix(notify.HELD)
+            row.next_attempt_at = now + notify.REQUEUE_AFTER
+            enqueue(session, notify.SEND_TASK, row.id)
+        return None
+    key = _key(player, morning(now, player.time_zone, settings.digest_hour))
+    context = {"date": now, "games": _games(session, settings, player, held)}
+    digest = notify.queue_mail(
+        session, kind="digest", to=player, game=None, context=context, key=key, now=now
+    )
+    for row in held:
+        row.sent_at = now
+    return digest
+
+
+def _key(player: Player, start: datetime) -> str:
+    return f"digest:{player.id}:{start.date().isoformat()}"
+
+
+def _games(
+    session: Session, settings: Settings, player: Player, held: Sequence[Outbox]
+) -> list[dict[str, Any]]:
+    since: dict[int, datetime] = {}
+    for row in held:
+        if row.game_id is not None and row.game_id not in since:
+            since[row.game_id] = row.created_at
+    entries = []
+    for game_id, oldest in since.items():
+        game = session.get_one(Game, game_id)
+        entry = notify.game_context(session, settings, game, player, "digest")
+        turns = session.scalars(
+            select(Turn)
+            .where(Turn.game_id == game.id, Turn.resolved_at >= oldest - EVENTS_SLACK)
+            .order_by(Turn.number)
+        )
+        entry["events"] = [event for turn in turns for event in turn.events]
+        entry["deadline"] = notify.open_deadline(session, game)
+        entry["reply_to"] = make_reply_address(
+            settings.secret(), settings.mail_domain, game.id, player.id, game.turn
+        )
+        entries.append(entry)
+    return entries

@@ -1,0 +1,444 @@
+"""The tournament director's tools, each written to the audit log with who did it and why.
+
+Pausing a game stops its clock: the open turn's deadline is lifted (so the sweep never finds
+it due and no reminder goes out) and the time that was left is kept; resuming gives it back
+from that moment. Players may still move while a game is paused; a move opens the next turn
+with a fresh deadline as usual, which ends the pause. Pausing a league also stops new
+rounds. A result set on a running game ends it through ``games._finish`` like any ending
+(so ratings and the league hear of it); a corrected or voided result replays the ratings of
+its key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine import Outcome
+from service import games, notify, players
+from service.db import enqueue
+from service.errors import BadRequest, Conflict, NotFound
+from service.leagues import leagues, mail, ratings
+from service.leagues.models import AuditEntry, GamePause, League, Pairing
+from service.models import Game, Order, Player, utcnow
+
+FORFEIT_KINDS = {"time": "time", "missed_turns": "forfeit"}
+"""A set result may be a forfeit: the kind, and the ``by`` that ``games._finish`` records."""
+
+
+def audit(
+    session: Session,
+    actor: Player | None,
+    action: str,
+    reason: str,
+    league_id: int | None = None,
+    game_id: int | None = None,
+    detail: Mapping[str, Any] | None = None,
+) -> None:
+    session.add(
+        AuditEntry(
+            actor_id=actor.id if actor else None,
+            actor=actor.name if actor else "command line",
+            action=action,
+            league_id=league_id,
+            game_id=game_id,
+            reason=reason,
+            detail=dict(detail or {}),
+            at=utcnow(),
+        )
+    )
+
+
+def _reason(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > 1000:
+        raise BadRequest("give a reason (text, up to 1000 characters): it goes in the audit log")
+    return " ".join(value.split())
+
+
+def _actor_name(actor: Player | None) -> str:
+    return actor.name if actor else "The tournament director"
+
+
+def _active_game(session: Session, game_id: int) -> Game:
+    game = games.lock(session, game_id)
+    if game.status != games.ACTIVE:
+        raise Conflict(f"game {game.id} is not running (it is {game.status})", "game_over")
+    return game
+
+
+def _league_of(session: Session, game: Game) -> League | None:
+    row = session.scalar(select(Pairing).where(Pairing.game_id == game.id))
+    return session.get(League, row.league_id) if row else None
+
+
+def _log(session: Session, game: Game, kind: str, text: str) -> None:
+    games._log(session, game, kind, None, text)
+
+
+# -- games --------------------------------------------------------------------------------
+
+
+def _open_pause(session: Session, game: Game) -> GamePause | None:
+    query = select(GamePause).where(GamePause.game_id == game.id, GamePause.resumed_at.is_(None))
+    return session.scalar(query)
+
+
+def pause_game(
+    session: Session, game_id: int, actor: Player | None, reason: Any, now: datetime | None = None
+) -> Game:
+    leagues.require_director(actor)
+    why, now = _reason(reason), now or utcnow()
+    game = _active_game(session, game_id)
+    _pause(session, game, now)
+    _log(session, game, "paused", f"{_actor_name(actor)} paused the game: {why}")
+    audit(session, actor, "pause_game", why, _league_id(session, game), game.id)
+    return game
+
+
+def _pause(session: Session, game: Game, now: datetime) -> None:
+    if _open_pause(session, game) is not None:
+        raise Conflict(f"game {game.id} is already paused", "paused")
+    turn = games.current_turn(session, game)
+    remaining = None
+    if turn is not None and turn.deadline is not None:
+        remaining = max(0.0, (turn.deadline - now).total_seconds())
+        turn.deadline = None
+    session.add(GamePause(game_id=game.id, turn=game.turn, remaining=remaining, paused_at=now))
+    session.flush()
+
+
+def resume_game(
+    session: Session, game_id: int, actor: Player | None, reason: Any, now: datetime | None = None
+) -> Game:
+    leagues.require_director(actor)
+    why, now = _reason(reason), now or utcnow()
+    game = games.lock(session, game_id)
+    if not _resume(session, game, now):
+        raise Conflict(f"game {game.id} is not paused", "not_paused")
+    _log(session, game, "resumed", f"{_actor_name(actor)} resumed the game: {why}")
+    audit(session, actor, "resume_game", why, _league_id(session, game), game.id)
+    return game
+
+
+def _resume(session: Session, game: Game, now: datetime) -> bool:
+    pause = _open_pause(session, game)
+    if pause is None:
+        return False
+    pause.resumed_at = now
+    turn = games.current_turn(session, game)
+    same_turn = game.status == games.ACTIVE and game.turn == pause.turn
+    if same_turn and turn and turn.resolved_at is None and turn.deadline is None:
+        turn.deadline = (
+            None if pause.remaining is None else now + timedelta(seconds=pause.remaining)
+        )
+    return True
+
+
+def _league_id(session: Session, game: Game) -> int | None:
+    league = _league_of(session, game)
+    return league.id if league else None
+
+
+def extend_deadline(
+    session: Session, game_id: int, actor: Player | None, days: Any, reason: Any
+) -> Game:
+    """Add ``days`` to the open turn's deadline (to the time left, while paused)."""
+    leagues.require_director(actor)
+    why = _reason(reason)
+    if isinstance(days, bool) or not isinstance(days, int | float) or not 0 < days <= 365:
+        raise BadRequest(f"days must be a number of days from 0 to 365; got {days!r}")
+    game = _active_game(session, game_id)
+    pause = _open_pause(session, game)
+    turn = games.current_turn(session, game)
+    if pause is not None and pause.remaining is not None:
+        pause.remaining += days * 86400
+    elif turn is not None and turn.deadline is not None:
+        turn.deadline += timedelta(days=days)
+    else:
+        raise Conflict(f"game {game.id} has no deadline to extend", "no_deadline")
+    _log(
+        session,
+        game,
+        "deadline",
+        f"{_actor_name(actor)} extended the deadline by {days:g} days: {why}",
+    )
+    audit(
+        session, actor, "extend_deadline", why, _league_id(session, game), game.id, {"days": days}
+    )
+    return game
+
+
+def replace_player(
+    session: Session, game_id: int, actor: Player | None, data: Mapping[str, Any]
+) -> Game:
+    """``{"player": id leaving, "by": id taking the seat, "reason"}``; a league result still
+    counts for the entry the seat was paired as."""
+    leagues.require_director(actor)
+    why = _reason(data.get("reason"))
+    game = _active_game(session, game_id)
+    leaving, coming = data.get("player"), data.get("by")
+    seat = next((s for s in game.seats if s.player_id == leaving), None)
+    if seat is None:
+        raise BadRequest(f"player {leaving!r} has no seat in game {game.id}")
+    if not isinstance(coming, int) or isinstance(coming, bool):
+        raise BadRequest("by must be the id of the player taking the seat")
+    substitute = players.get(session, coming)
+    if any(s.player_id == substitute.id for s in game.seats):
+        raise Conflict(f"{substitute.name} already plays in game {game.id}", "seated")
+    old = seat.player.name
+    seat.player_id, seat.player, seat.missed = substitute.id, substitute, 0
+    session.flush()
+    _log(session, game, "replaced", f"{substitute.name} takes over {old}'s seat: {why}")
+    detail = {"player": leaving, "by": substitute.id, "seat": seat.seat}
+    audit(session, actor, "replace_player", why, _league_id(session, game), game.id, detail)
+    notify.queue_mail(session, kind="game_started", to=substitute, game=game, context={})
+    return game
+
+
+def process_now(
+    session: Session, game_id: int, actor: Player | None, reason: Any, now: datetime | None = None
+) -> Game:
+    """Resolve the open sealed turn at once, with default orders for seats that sent none."""
+    leagues.require_director(actor)
+    why, now = _reason(reason), now or utcnow()
+    game = _active_game(session, game_id)
+    turn = games.current_turn(session, game)
+    if turn is None or turn.phase != "sealed":
+        raise Conflict(f"game {game.id} has no sealed turn open", "not_sealed")
+    number = turn.number
+    turn.deadline = now
+    audit(session, actor, "process_now", why, _league_id(session, game), game.id, {"turn": number})
+    games.resolve_turn(session, game.id, number, now)
+    return game
+
+
+def _places(game: Game, result: Any) -> list[int]:
+    """``1-0``, ``0-1``, ``1/2-1/2`` (or ``draw``) for two seats; places such as ``1-3-2``
+    or ``[1, 3, 2]`` for more."""
+    if game.players == 2 and isinstance(result, str):
+        named = {"1-0": [1, 2], "0-1": [2, 1], "1/2-1/2": [1, 1], "draw": [1, 1]}
+        if result.strip() in named:
+            return named[result.strip()]
+    if isinstance(result, str):
+        parts = result.strip().split("-")
+        result = [int(p) for p in parts] if all(p.isdigit() for p in parts) else None
+    if (
+        isinstance(result, list)
+        and len(result) == game.players
+        and all(isinstance(p, int) and not isinstance(p, bool) for p in result)
+        and all(1 <= p <= game.players for p in result)
+        and 1 in result
+    ):
+        return list(result)
+    shown = "1-0, 0-1, 1/2-1/2" if game.players == 2 else "places such as 1-3-2"
+    raise BadRequest(f"cannot read the result {result!r}: give {shown} (one place per seat)")
+
+
+def set_result(
+    session: Session,
+    game_id: int,
+    actor: Player | None,
+    data: Mapping[str, Any],
+    now: datetime | None = None,
+) -> Game:
+    """``{"result", "reason", "forfeit"?}``: end a running game with this result, or correct
+    the result of a finished one. ``forfeit`` (``time`` or ``missed_turns``) marks the loss
+    as a forfeit."""
+    leagues.require_director(actor)
+    why, now = _reason(data.get("reason")), now or utcnow()
+    game = games.lock(session, game_id)
+    places = _places(game, data.get("result"))
+    forfeit = data.get("forfeit")
+    if forfeit is not None and forfeit not in FORFEIT_KINDS:
+        raise BadRequest(f"forfeit must be one of {', '.join(FORFEIT_KINDS)}; got {forfeit!r}")
+    outcome = Outcome(tuple(places), f"result set by the director: {why}")
+    league = _league_of(session, game)
+    if game.status == games.ACTIVE:
+        action = "set the result"
+        by = FORFEIT_KINDS[forfeit] if forfeit else "director"
+        games._finish(session, game, games.state_of(game), outcome, now, by)
+    elif game.status == games.FINISHED:
+        action = "corrected the result"
+        before = (game.result or {}).get("result")
+        outcome = Outcome(tuple(places), f"result corrected by the director: {why}")
+        game.result = outcome.to_json()
+        _log(
+            session, game, "corrected", f"Result corrected from {before} to {outcome.result}: {why}"
+        )
+        row = session.scalar(select(Pairing).where(Pairing.game_id == game.id))
+        if row is not None and row.status == "done":
+            leagues.record_result(row, places, forfeit, now)
+        ratings.rebuild(
+            session, ratings.key_of(game.name, game.options), ratings.system_of(game.players)
+        )
+    else:
+        raise Conflict(f"game {game.id} was voided; its result cannot be set", "void")
+    detail = {"result": outcome.result, "forfeit": forfeit}
+    audit(session, actor, "set_result", why, league.id if league else None, game.id, detail)
+    mail.result(session, game, league, _actor_name(actor), action, outcome.result, why)
+    if league is not None:
+        enqueue(session, leagues.ADVANCE_TASK, league.id)
+    return game
+
+
+def void_game(
+    session: Session, game_id: int, actor: Player | None, reason: Any, now: datetime | None = None
+) -> Game:
+    """The game counts for nobody: no result in the league, no rating."""
+    leagues.require_director(actor)
+    why, now = _reason(reason), now or utcnow()
+    game = games.lock(session, game_id)
+    if game.status == "void":
+        raise Conflict(f"game {game.id} is already void", "void")
+    was_rated = game.status == games.FINISHED
+    turn = games.current_turn(session, game)
+    if turn is not None and turn.resolved_at is None:
+        turn.resolved_at, turn.resolved_by = now, "void"
+    for order in session.scalars(
+        select(Order).where(Order.game_id == game.id, Order.status == "current")
+    ):
+        order.status = "void"
+    game.status, game.finished_at = "void", game.finished_at or now
+    game.result = {"places": None, "result": "void", "reason": f"voided by the director: {why}"}
+    _log(session, game, "void", f"{_actor_name(actor)} voided the game: {why}")
+    row = session.scalar(select(Pairing).where(Pairing.game_id == game.id))
+    league = session.get(League, row.league_id) if row else None
+    if row is not None:
+        row.status, row.places, row.forfeits, row.decided_at = "void", None, None, now
+    if was_rated:
+        ratings.rebuild(
+            session, ratings.key_of(game.name, game.options), ratings.system_of(game.players)
+        )
+    audit(session, actor, "void_game", why, league.id if league else None, game.id)
+    mail.result(session, game, league, _actor_name(actor), "voided the game", "void", why)
+    if league is not None:
+        enqueue(session, leagues.ADVANCE_TASK, league.id)
+    return game
+
+
+# -- leagues ------------------------------------------------------------------------------
+
+
+def _league_games(session: Session, league: League) -> list[Game]:
+    query = (
+        select(Game)
+        .join(Pairing, Pairing.game_id == Game.id)
+        .where(Pairing.league_id == league.id, Game.status == games.ACTIVE)
+        .order_by(Game.id)
+    )
+    return list(session.scalars(query))
+
+
+def pause_league(
+    session: Session, league_id: int, actor: Player | None, reason: Any, now: datetime | None = None
+) -> League:
+    leagues.require_director(actor)
+    why, now = _reason(reason), now or utcnow()
+    league = leagues.lock(session, league_id)
+    if league.paused:
+        raise Conflict(f"league {league.id} is already paused", "paused")
+    league.paused = True
+    for game in _league_games(session, league):
+        games.lock(session, game.id)
+        if _open_pause(session, game) is None:
+            _pause(session, game, now)
+            _log(session, game, "paused", f"the league is paused: {why}")
+    audit(session, actor, "pause_league", why, league.id)
+    return league
+
+
+def resume_league(
+    session: Session, league_id: int, actor: Player | None, reason: Any, now: datetime | None = None
+) -> League:
+    leagues.require_director(actor)
+    why, now = _reason(reason), now or utcnow()
+    league = leagues.lock(session, league_id)
+    if not league.paused:
+        raise Conflict(f"league {league.id} is not paused", "not_paused")
+    league.paused = False
+    for game in _league_games(session, league):
+        games.lock(session, game.id)
+        if _resume(session, game, now):
+            _log(session, game, "resumed", f"the league is resumed: {why}")
+    audit(session, actor, "resume_league", why, league.id)
+    enqueue(session, leagues.ADVANCE_TASK, league.id)
+    return league
+
+
+def withdraw(
+    session: Session,
+    league_id: int,
+    actor: Player | None,
+    data: Mapping[str, Any],
+    now: datetime | None = None,
+) -> League:
+    """``{"player": id, "reason"}``: their running games are lost by withdrawal; the format
+    decides the rest (round robin: remaining games forfeited; Swiss, tables: no more
+    pairings; knockout: out)."""
+    leagues.require_director(actor)
+    why, now = _reason(data.get("reason")), now or utcnow()
+    league = leagues.lock(session, league_id)
+    entry = next((e for e in league.entries if e.player_id == data.get("player")), None)
+    if entry is None or entry.status not in ("active", "invited"):
+        raise NotFound(f"player {data.get('player')!r} is not taking part in league {league.id}")
+    if league.status == leagues.OPEN:  # not started: they simply leave
+        entry.status = "declined"
+    else:
+        entry.status, entry.withdrawn_at = "withdrawn", now
+    rows = session.scalars(
+        select(Pairing).where(Pairing.league_id == league.id, Pairing.status == "playing")
+    ).all()
+    for row in rows:
+        if entry.id not in row.entries or row.game_id is None:
+            continue
+        game = games.lock(session, row.game_id)
+        if game.status != games.ACTIVE:
+            continue
+        seat = row.entries.index(entry.id)
+        places = tuple(2 if s == seat else 1 for s in range(game.players))
+        outcome = Outcome(places, f"{entry.player.name} withdrew from the league")
+        games._finish(session, game, games.state_of(game), outcome, now, "withdrawal")
+    audit(session, actor, "withdraw", why, league.id, detail={"player": entry.player_id})
+    enqueue(session, leagues.ADVANCE_TASK, league.id)
+    return league
+
+
+def message(session: Session, league_id: int, actor: Player | None, data: Mapping[str, Any]) -> int:
+    """``{"subject", "text"}`` mailed to everyone taking part; returns how many mails."""
+    leagues.require_director(actor)
+    league = leagues.get(session, league_id)
+    subject, text = data.get("subject", "a message from the director"), data.get("text")
+    if not isinstance(subject, str) or not subject.strip() or len(subject) > 120:
+        raise BadRequest("subject must be a text of at most 120 characters")
+    if not isinstance(text, str) or not text.strip() or len(text) > 20000:
+        raise BadRequest("text must be the message, at most 20000 characters")
+    sent = mail.message(session, league, _actor_name(actor), subject.strip(), text.strip())
+    audit(session, actor, "message", subject.strip(), league.id, detail={"text": text.strip()})
+    return sent
+
+
+def log(session: Session, league_id: int, actor: Player | None) -> list[dict[str, Any]]:
+    """The audit log of a league and its games, oldest first."""
+    leagues.require_director(actor)
+    league = leagues.get(session, league_id)
+    game_ids = select(Pairing.game_id).where(Pairing.league_id == league.id)
+    query = select(AuditEntry).where(
+        (AuditEntry.league_id == league.id) | AuditEntry.game_id.in_(game_ids)
+    )
+    return [
+        {
+            "at": entry.at.isoformat(),
+            "actor": entry.actor,
+            "actor_id": entry.actor_id,
+            "action": entry.action,
+            "league": entry.league_id,
+            "game": entry.game_id,
+            "reason": entry.reason,
+            "detail": entry.detail,
+        }
+        for entry in session.scalars(query.order_by(AuditEntry.id))
+    ]

@@ -1,0 +1,527 @@
+"""The inbound gateway: every channel hands a raw message to :func:`receive`, a worker runs
+:func:`process` on it.
+
+``receive`` stores the raw bytes first, once: the same message delivered twice (an MTA retry,
+an IMAP poll that ran twice, a webhook redelivered) finds its row by Message-ID, or by the
+hash of its bytes when it has none, and changes nothing. ``process`` locks the row, does
+nothing unless it is still ``received``, and records what came of it, so a message is acted
+on once and is never lost: a crash inside is rolled back to a savepoint and the row is marked
+``failed`` with the reason, its raw bytes kept.
+
+Who is writing: the message must be addressed to a reply address we issued (see
+``addresses.py``: it names the game, the player and the turn) *and* come from one of that
+player's addresses. Everything else changes nothing. The reply's lines are read by
+``commands.py`` and run in order through the service layer; the player gets one answer
+saying what was done with each line, except that mail which looks machine-sent is never
+answered (no loops) and error replies to one address are rate-limited.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from email.parser import BytesHeaderParser
+from email.policy import compat32
+from email.utils import getaddresses
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from service import games, players
+from service.config import Settings
+from service.db import Database, enqueue
+from service.errors import ServiceError
+from service.mail.addresses import AddressError, ReplyToken, read_reply_address
+from service.mail.commands import Command, Kind, read_commands
+from service.mail.extract import Reply, extract_reply
+from service.mail.guard import ErrorReplyLimiter, unanswerable
+from service.mail.models import (
+    FAILED,
+    IGNORED,
+    PROCESSED,
+    RECEIVED,
+    REJECTED,
+    InboundMessage,
+)
+from service.models import Game, Order, Outbox, Player, Turn, utcnow
+from service.notify import queue_mail
+
+log = logging.getLogger(__name__)
+
+PROCESS_TASK = "pbem.process_inbound"
+CHANNEL = "mail"
+"""What ``orders.channel`` says for moves that came by mail."""
+UNKNOWN_ANSWERED = "unknown address: answered with how to take part"
+STALE_AFTER = timedelta(minutes=2)
+"""A row still ``received`` this long after arriving lost its task: the sweep queues it again."""
+RESULT_CHARS = 4000
+
+
+# -- receiving ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Received:
+    """Where a message was stored, and whether it had arrived before."""
+
+    id: int
+    duplicate: bool
+
+
+def message_id_of(raw: bytes) -> str:
+    """The Message-ID header of a raw message, or "" (never raises on garbage)."""
+    try:
+        headers = BytesHeaderParser(policy=compat32).parsebytes(raw)
+        value = str(headers.get("Message-ID", "") or "")
+    except Exception:  # hostile mail: no Message-ID is a fine answer
+        return ""
+    return " ".join(value.split())[:998]
+
+
+def dedup_key(raw: bytes) -> str:
+    message_id = message_id_of(raw)
+    if message_id:
+        return "mid:" + hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()
+    return "sha:" + hashlib.sha256(raw).hexdigest()
+
+
+def receive(
+    database: Database, raw: bytes, channel: str, recipients: Sequence[str] = ()
+) -> Received:
+    """Store ``raw`` (once) and queue its processing after the commit."""
+    key = dedup_key(raw)
+    try:
+        with database.transaction() as session:
+            found = session.scalar(select(InboundMessage.id).where(InboundMessage.dedup_key == key))
+            if found is not None:
+                return Received(found, True)
+            row = InboundMessage(
+                dedup_key=key,
+                message_id=message_id_of(raw) or None,
+                content_hash=hashlib.sha256(raw).hexdigest(),
+                raw=raw,
+                channel=channel,
+                recipient=", ".join(recipients)[:254] or None,
+                status=RECEIVED,
+                attempts=0,
+            )
+            session.add(row)
+            session.flush()
+            enqueue(session, PROCESS_TASK, row.id)
+            return Received(row.id, False)
+    except IntegrityError:  # the same message, stored by a racing delivery a moment ago
+        with database.transaction() as session:
+            stored = session.scalar(
+                select(InboundMessage.id).where(InboundMessage.dedup_key == key)
+            )
+        if stored is None:
+            raise
+        return Received(stored, True)
+
+
+def stale(session: Session, now: datetime) -> list[int]:
+    """Messages whose processing task was lost (broker down, worker killed): queue again."""
+    query = select(InboundMessage.id).where(
+        InboundMessage.status == RECEIVED, InboundMessage.received_at <= now - STALE_AFTER
+    )
+    return list(session.scalars(query.order_by(InboundMessage.id).limit(500)))
+
+
+# -- processing -----------------------------------------------------------------------------
+
+
+def process(database: Database, inbound_id: int, now: datetime | None = None) -> str | None:
+    """Act on a stored message once; returns its status (None if there is no such row)."""
+    now = now or utcnow()
+    with database.transaction() as session:
+        query = (
+            select(InboundMessage)
+            .where(InboundMessage.id == inbound_id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+        row = session.scalar(query)
+        if row is None or row.status != RECEIVED:
+            return row.status if row else None
+        row.attempts += 1
+        reply = extract_reply(row.raw)
+        row.sender = reply.sender[:254] or None
+        try:
+            with session.begin_nested():
+                status, result = _Handling(session, database.settings, row, reply, now).run()
+        except Exception as error:  # kept on the row with the raw mail; the worker lives on
+            log.exception("inbound message %s failed", inbound_id)
+            status, result = FAILED, f"{type(error).__name__}: {error}"
+            _apologise(session, database.settings, row, reply, now)
+        row.status, row.result, row.processed_at = status, result[:RESULT_CHARS], now
+        return status
+
+
+def _apologise(
+    session: Session, settings: Settings, row: InboundMessage, reply: Reply, now: datetime
+) -> None:
+    """After a failure on our side, one (rate-limited) word to the sender; never raises."""
+    try:
+        with session.begin_nested():
+            if unanswerable(reply, settings.mail_domain):
+                return
+            error = (
+                "Something went wrong on our side while reading your mail. It is kept and "
+                "will be looked at; nothing was played. Please try again later."
+            )
+            _error_reply(
+                session, settings, reply.sender, None, reply.text, error, "", now, reply.message_id
+            )
+    except Exception:
+        log.exception("could not tell the sender of inbound message %s", row.id)
+
+
+@dataclass
+class _Done:
+    """What happened to one command line."""
+
+    command: Command
+    ok: bool
+    text: str
+    self_notifying: bool = False
+
+
+@dataclass
+class _Handling:
+    """One message, from its recipients to its answer (inside a savepoint)."""
+
+    session: Session
+    settings: Settings
+    row: InboundMessage
+    reply: Reply
+    now: datetime
+    done: list[_Done] = field(default_factory=list)
+
+    def run(self) -> tuple[str, str]:
+        quiet = unanswerable(self.reply, self.settings.mail_domain)
+        if quiet:
+            return IGNORED, f"not answered: {quiet}"
+        token, problem = self._token()
+        if token is None:
+            return problem
+        player = self.session.get(Player, token.player_id)
+        game = self.session.get(Game, token.game_id)
+        if player is None or game is None:
+            return self._refuse("this reply address names a game or player that does not exist")
+        self.row.game_id = game.id
+        owner = {email.address for email in player.emails}
+        if self.reply.sender.lower() not in owner:
+            return self._refuse(
+                f"this reply address belongs to another player, and {self.reply.sender} is "
+                f"not one of their addresses: reply from the address we wrote to"
+            )
+        self.row.player_id = player.id
+        if games.seat_of(game, player) is None:
+            return self._refuse(f"{player.name} does not play in game {game.id}")
+        return self._commands(player, game, token)
+
+    # -- who is it for ----------------------------------------------------------------------
+
+    def _token(self) -> tuple[ReplyToken | None, tuple[str, str]]:
+        secret, domain = self.settings.secret(), self.settings.mail_domain
+        codes: list[str] = []
+        for address in _recipients(self.row):
+            try:
+                return read_reply_address(secret, domain, address), ("", "")
+            except AddressError as error:
+                codes.append(error.code)
+        if "forged" in codes:
+            return None, self._refuse("this reply address was not issued by us")
+        if "unknown" in codes:
+            return None, self._unknown()
+        return None, (IGNORED, f"not addressed to {domain}")
+
+    def _refuse(self, why: str) -> tuple[str, str]:
+        """Refuse without telling anything about a game: the sender may be anyone."""
+        sent = _error_reply(
+            self.session,
+            self.settings,
+            self.reply.sender,
+            None,
+            self.reply.text,
+            why,
+            "",
+            self.now,
+            self.reply.message_id,
+        )
+        return REJECTED, f"refused: {why}" + ("" if sent else " (not answered: rate limit)")
+
+    def _unknown(self) -> tuple[str, str]:
+        answered = self.session.scalar(
+            select(func.count())
+            .select_from(InboundMessage)
+            .where(
+                InboundMessage.sender == self.row.sender,
+                InboundMessage.result == UNKNOWN_ANSWERED,
+            )
+        )
+        if answered:
+            return REJECTED, "unknown address: already answered once"
+        context = {"report": _HOW_TO_TAKE_PART}
+        _queue(self.session, "help", self.reply.sender, None, context, self.reply.message_id)
+        return REJECTED, UNKNOWN_ANSWERED
+
+    # -- what it asks for -------------------------------------------------------------------
+
+    def _commands(self, player: Player, game: Game, token: ReplyToken) -> tuple[str, str]:
+        commands = [c for c in read_commands(self.reply.text) if c.kind not in (Kind.GREETING,)]
+        acted = [c for c in commands if c.kind is not Kind.IGNORED]
+        if not acted:
+            why = self.reply.problem or "nothing typed above the quoted text"
+            error = (
+                f"we found no move or command in your reply ({why}). Type it above the "
+                f"marker line, alone on a line."
+            )
+            sent = _error_reply(
+                self.session,
+                self.settings,
+                player,
+                game,
+                self.reply.text,
+                error,
+                "",
+                self.now,
+                self.reply.message_id,
+            )
+            return REJECTED, "nothing to act on: " + why + ("" if sent else " (not answered)")
+        first_mail = self.session.scalar(select(func.max(Outbox.id))) or 0
+        for command in commands:
+            self.done.append(self._one(command, player, game, token))
+        return self._answer(player, game, first_mail)
+
+    def _one(self, command: Command, player: Player, game: Game, token: ReplyToken) -> _Done:
+        if command.kind is Kind.IGNORED:
+            return _Done(command, True, f"ignored: {command.note}")
+        if command.kind is Kind.ERROR:
+            return _Done(command, False, command.note)
+        try:
+            with self.session.begin_nested():
+                return self._act(command, player, game, token)
+        except ServiceError as error:
+            message = error.message
+            if command.kind is Kind.MOVE and command.note:
+                message += f" ({command.note}; one move per reply where the game plays one)"
+            return _Done(command, False, message)
+
+    def _act(self, command: Command, player: Player, game: Game, token: ReplyToken) -> _Done:
+        session, now, gid = self.session, self.now, game.id
+        kind = command.kind
+        if kind is Kind.MOVE:
+            sealed = games.state_of(games.lock(session, gid)).simultaneous
+            games.submit(session, gid, player, token.turn, command.argument, CHANNEL, now)
+            if sealed:
+                return _Done(command, True, "orders received (sealed until the turn resolves)")
+            return _Done(command, True, "played", self_notifying=True)
+        if kind is Kind.PREVIEW:
+            after = games.preview(session, gid, player, command.argument)
+            events = "".join(f"\n- {e['text']}" for e in after["events"])
+            return _Done(
+                command, True, f"nothing stored; after it:{events}\n{after['view']['ascii']}"
+            )
+        if kind is Kind.RESIGN:
+            games.resign(session, gid, player, now)
+            return _Done(command, True, "you resigned; the game is over", self_notifying=True)
+        if kind in (Kind.DRAW, Kind.ACCEPT, Kind.DECLINE):
+            action = {Kind.DRAW: "offer", Kind.ACCEPT: "accept", Kind.DECLINE: "decline"}[kind]
+            after_game = games.draw(session, gid, player, action, now)
+            if after_game.status != games.ACTIVE:
+                return _Done(command, True, "draw agreed; the game is over", self_notifying=True)
+            said = {"offer": "draw offered", "accept": "draw accepted", "decline": "declined"}
+            return _Done(command, True, said[action])
+        if kind is Kind.WAIT:
+            on = command.argument != "off"
+            games.wait_for_deadline(session, gid, player, token.turn, on)
+            text = "this turn waits for its deadline" if on else "no longer waiting"
+            return _Done(command, True, text)
+        if kind is Kind.VACATION:
+            if command.argument == "off":
+                players.end_vacation(session, player, now)
+                return _Done(command, True, "vacation ended")
+            ends = players.start_vacation(session, player, now)
+            return _Done(command, True, f"on vacation until {ends:%Y-%m-%d %H:%M} UTC")
+        if kind is Kind.BOARD:
+            return _Done(command, True, "the board is below")
+        if kind is Kind.HELP:
+            return _Done(command, True, "the commands are below")
+        return _Done(command, False, f"cannot do {kind.value!r} by mail")
+
+    # -- the answer -------------------------------------------------------------------------
+
+    def _answer(self, player: Player, game: Game, first_mail: int) -> tuple[str, str]:
+        report = "\n".join(f"{_quote_line(d.command.line)}: {d.text}" for d in self.done)
+        failed = [d for d in self.done if not d.ok]
+        worked = [d for d in self.done if d.ok and d.command.kind is not Kind.IGNORED]
+        status = PROCESSED if worked else REJECTED
+        if failed:
+            received = "\n".join(d.command.line for d in failed)
+            error = "; ".join(d.text for d in failed)
+            others = "\n".join(
+                f"{_quote_line(d.command.line)}: {d.text}" for d in self.done if d.ok
+            )
+            sent = _error_reply(
+                self.session,
+                self.settings,
+                player,
+                game,
+                received,
+                error,
+                others,
+                self.now,
+                self.reply.message_id,
+            )
+            return status, report + ("" if sent else "\n(error reply not sent: rate limit)")
+        mailed = self.session.scalar(
+            select(func.count())
+            .select_from(Outbox)
+            .where(Outbox.id > first_mail, Outbox.player_id == player.id, Outbox.game_id == game.id)
+        )
+        if mailed and all(d.self_notifying for d in worked):
+            return status, report
+        self._confirm(player, game, report)
+        return status, report
+
+    def _confirm(self, player: Player, game: Game, report: str) -> None:
+        seat = games.seat_of(game, player)
+        turn = games.current_turn(self.session, game)
+        kinds = {d.command.kind for d in self.done if d.ok}
+        deadline = turn.deadline if turn is not None and turn.resolved_at is None else None
+        context: dict[str, Any] = {"report": report, "turn": game.turn, "deadline": deadline}
+        order = self._own_order(game, seat)
+        if Kind.MOVE in kinds and order is not None:
+            context |= {"orders": order.parsed, "receipt": order.receipt}
+            _queue(self.session, "orders_received", player, game, context, self.reply.message_id)
+        elif Kind.MOVE in kinds:
+            self._moved(player, game, seat, context)
+        elif Kind.HELP in kinds or game.status != games.ACTIVE or turn is None:
+            _queue(self.session, "help", player, game, context, self.reply.message_id)
+        elif seat in turn.to_act:
+            _queue(self.session, "your_turn", player, game, context, self.reply.message_id)
+        else:
+            _queue(self.session, "help", player, game, context, self.reply.message_id)
+
+    def _moved(self, player: Player, game: Game, seat: int | None, context: dict[str, Any]) -> None:
+        """The mover's own confirmation of a move in an alternating game."""
+        played = self.session.scalar(
+            select(Order)
+            .where(Order.game_id == game.id, Order.seat == seat, Order.status == "played")
+            .order_by(Order.id.desc())
+        )
+        last = (
+            self.session.scalar(
+                select(Turn).where(Turn.game_id == game.id, Turn.number == played.turn)
+            )
+            if played
+            else None
+        )
+        context |= {
+            "mover": seat,
+            "move": played.parsed if played else "",
+            "events": last.events if last else [],
+        }
+        _queue(self.session, "opponent_moved", player, game, context, self.reply.message_id)
+
+    def _own_order(self, game: Game, seat: int | None) -> Order | None:
+        return self.session.scalar(
+            select(Order).where(
+                Order.game_id == game.id,
+                Order.turn == game.turn,
+                Order.seat == seat,
+                Order.status == "current",
+                Order.sealed.is_(True),
+            )
+        )
+
+
+_HOW_TO_TAKE_PART = (
+    "This address is not one of our reply addresses, so your mail went to no game. To play, "
+    "ask a tournament director or a friend who plays here to create a game with you; every "
+    "mail we send you then has its own reply address: just reply to it."
+)
+
+
+def _quote_line(line: str) -> str:
+    first = line.splitlines()[0] if line else ""
+    return f"'{first}'" + (" (and the lines after it)" if "\n" in line else "")
+
+
+def _recipients(row: InboundMessage) -> list[str]:
+    """Envelope recipients first, then the headers a forwarding MTA or the client keeps."""
+    found = [part.strip() for part in (row.recipient or "").split(",") if part.strip()]
+    try:
+        headers = BytesHeaderParser(policy=compat32).parsebytes(row.raw)
+        fields = ("Delivered-To", "X-Original-To", "To", "Cc")
+        values = [str(v) for name in fields for v in (headers.get_all(name) or [])]
+        found += [address for _, address in getaddresses(values) if address]
+    except Exception:  # garbage headers: the envelope is all we know
+        pass
+    return list(dict.fromkeys(found))
+
+
+def _queue(
+    session: Session,
+    kind: str,
+    to: Player | str,
+    game: Game | None,
+    context: Mapping[str, Any],
+    answering: str,
+) -> None:
+    """One answer, threaded under the mail it answers (``answering``: its Message-ID)."""
+    queue_mail(session, kind=kind, to=to, game=game, context=context, in_reply_to=answering or None)
+
+
+def error_replies_sent(session: Session, address: str, since: datetime) -> list[datetime]:
+    query = select(Outbox.created_at).where(
+        Outbox.kind == "error_reply",
+        func.lower(Outbox.to_address) == address.lower(),
+        Outbox.created_at > since,
+    )
+    return list(session.scalars(query))
+
+
+def _error_reply(
+    session: Session,
+    settings: Settings,
+    to: Player | str,
+    game: Game | None,
+    received: str,
+    error: str,
+    report: str,
+    now: datetime,
+    answering: str,
+) -> bool:
+    """One error reply unless the address had too many lately; whether it was queued."""
+    address = to if isinstance(to, str) else (to.address or "")
+    if not address:
+        return False
+    limiter = ErrorReplyLimiter(settings.error_replies_per_hour, settings.error_replies_per_day)
+    decision = limiter.decide(error_replies_sent(session, address, now - limiter.lookback), now)
+    if not decision.allowed:
+        log.info("no error reply to %s: %s", address, decision.reason)
+        return False
+    context: dict[str, Any] = {
+        "received": received or "(nothing)",
+        "error": error,
+        "report": report,
+    }
+    _queue(session, "error_reply", to, game, context, answering)
+    return True
+
+
+def sweep(database: Database, now: datetime | None = None) -> int:
+    """Queue again the messages whose processing task was lost; returns how many."""
+    now = now or utcnow()
+    with database.transaction() as session:
+        found = stale(session, now)
+        for inbound_id in found:
+            enqueue(session, PROCESS_TASK, inbound_id)
+    return len(found)

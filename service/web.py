@@ -1,0 +1,116 @@
+"""Public pages: a read-only page per game (``/games/<id>``), linked from every mail, and the
+mail-settings pages behind the signed links in every mail's footer and ``List-Unsubscribe``.
+
+A game page shows what a spectator may see and nothing more: ``state.view(None)``, the turns'
+public events, moves once applied, and the dice seed only once the game is over. Pages are
+HTML (Jinja2 autoescaping every player-supplied string); an unknown game or link gets a
+friendly 404 page, never a 500. Unsubscribing takes a POST (RFC 8058 one-click, or the button
+on the page): a GET never changes anything, as link checkers in mail systems follow links.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from flask import Blueprint, current_app, render_template, request
+from markupsafe import Markup
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from service import games, notify
+from service.db import Database
+from service.errors import NotFound
+from service.mail.links import read_settings_token
+from service.mail.render import render_board_html
+from service.models import NOTIFY, Game, Player, Turn
+
+blueprint = Blueprint("web", __name__, template_folder="web_templates")
+MAX_ID = 2**31 - 1
+CHOICES = {
+    "each": "every mail: each move and turn as it happens",
+    "digest": "one digest a day, in your morning, with everything new in your games",
+    "none": "no mail at all (you still get answers to the mails you send us)",
+}
+assert set(CHOICES) == set(NOTIFY)
+
+
+@contextmanager
+def transaction() -> Iterator[Session]:
+    database: Database = current_app.extensions["pbem.database"]
+    with database.transaction() as session:
+        yield session
+
+
+def not_found(what: str) -> Any:
+    return render_template("not_found.html", what=what), 404
+
+
+@blueprint.get("/games/<gid>")
+def game_page(gid: str) -> Any:
+    game_id = int(gid) if gid.isdigit() and len(gid) <= 10 else 0
+    if not 1 <= game_id <= MAX_ID:
+        return not_found(f"There is no game {gid!r}: game numbers are whole numbers.")
+    with transaction() as session:
+        try:
+            game = games.get(session, game_id)
+        except NotFound:
+            return not_found(f"There is no game {game_id}.")
+        return render_template("game.html", **game_page_context(session, game))
+
+
+def game_page_context(session: Session, game: Game) -> dict[str, Any]:
+    state = games.state_of(game)
+    view = notify.view_json(game, state, None)
+    turns = session.scalars(select(Turn).where(Turn.game_id == game.id).order_by(Turn.number)).all()
+    data = games.summary(session, game, None, state)
+    return {
+        "game": data,
+        "view": view,
+        "board": Markup(render_board_html(view)),
+        "turns": [turn for turn in turns if turn.resolved_at is not None],
+        "record": games.text_record(session, game, None),
+        "seed": game.seed.hex() if game.seed and game.status == games.FINISHED else None,
+    }
+
+
+@blueprint.get("/mail")
+def mail_page() -> Any:
+    return render_template("mail.html", player=None, choices=CHOICES, saved=False)
+
+
+@blueprint.route("/mail/<token>", methods=["GET", "POST"])
+def mail_settings(token: str) -> Any:
+    with transaction() as session:
+        player = _player(session, token)
+        if player is None:
+            return not_found("This mail-settings link is not valid (or no longer is).")
+        saved = False
+        if request.method == "POST":
+            choice = request.form.get("notify", "")
+            if choice not in CHOICES:
+                return render_template(
+                    "mail.html", player=player, choices=CHOICES, saved=False, error=choice
+                ), 400
+            player.notify, saved = choice, True
+        return render_template("mail.html", player=player, choices=CHOICES, saved=saved)
+
+
+@blueprint.route("/mail/<token>/unsubscribe", methods=["GET", "POST"])
+def unsubscribe(token: str) -> Any:
+    with transaction() as session:
+        player = _player(session, token)
+        if player is None:
+            return not_found("This unsubscribe link is not valid (or no longer is).")
+        if request.method == "POST":
+            player.notify = "none"
+        return render_template(
+            "unsubscribe.html", player=player, done=request.method == "POST", token=token
+        )
+
+
+def _player(session: Session, token: str) -> Player | None:
+    database: Database = current_app.extensions["pbem.database"]
+    player_id = read_settings_token(database.settings.secret(), token)
+    return session.get(Player, player_id) if player_id else None
