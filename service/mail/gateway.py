@@ -125,11 +125,23 @@ def receive(
 
 
 def stale(session: Session, now: datetime) -> list[int]:
-    """Messages whose processing task was lost (broker down, worker killed): queue again."""
-    query = select(InboundMessage.id).where(
-        InboundMessage.status == RECEIVED, InboundMessage.received_at <= now - STALE_AFTER
+    """Messages whose processing task was lost (broker down, worker killed): queue again,
+    once per STALE_AFTER, so a backlog waiting in the broker is not queued twice over."""
+    query = (
+        select(InboundMessage)
+        .where(
+            InboundMessage.status == RECEIVED,
+            InboundMessage.received_at <= now - STALE_AFTER,
+            (InboundMessage.requeue_at.is_(None)) | (InboundMessage.requeue_at <= now),
+        )
+        .order_by(InboundMessage.id)
+        .limit(500)
+        .with_for_update(skip_locked=True)
     )
-    return list(session.scalars(query.order_by(InboundMessage.id).limit(500)))
+    rows = session.scalars(query).all()
+    for row in rows:
+        row.requeue_at = now + STALE_AFTER
+    return [row.id for row in rows]
 
 
 # -- processing -----------------------------------------------------------------------------

@@ -45,3 +45,4 @@ class InboundMessage(Base):
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), index=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     processed_at: Mapped[datetime | None]
+    requeue_at: Mapped[datetime | None]

@@ -3,6 +3,8 @@ who wrote it, acted on through the service layer, and answered once (or never, f
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from flask import Flask
 from sqlalchemy import func, select
@@ -345,3 +347,25 @@ def test_the_webhook_checks_the_signature(database: Database) -> None:
 
 def test_the_webhook_is_off_without_a_secret(app: Flask) -> None:
     assert app.test_client().post("/inbound/mail", data=b"x").status_code == 404
+
+
+def test_a_lost_processing_task_is_queued_again_once_per_lease(database: Database) -> None:
+    """The sweep re-queues an unprocessed message, but not on every sweep while it waits."""
+    raw = b"Subject: lost\r\n\r\ntake 1\r\n"
+    with database.transaction() as session:
+        row = InboundMessage(
+            dedup_key=gateway.dedup_key(raw),
+            content_hash="0" * 64,
+            raw=raw,
+            channel="smtp",
+            status=gateway.RECEIVED,
+        )
+        session.add(row)
+        session.flush()
+        stored_id, later = row.id, row.received_at + gateway.STALE_AFTER
+    with database.transaction() as session:
+        assert gateway.stale(session, later) == [stored_id]
+    with database.transaction() as session:
+        assert gateway.stale(session, later + timedelta(seconds=59)) == []
+    with database.transaction() as session:
+        assert gateway.stale(session, later + gateway.STALE_AFTER) == [stored_id]

@@ -37,6 +37,7 @@ def upgrade() -> None:
         sa.Column("game_id", sa.Integer(), nullable=True),
         sa.Column("attempts", sa.Integer(), nullable=False),
         sa.Column("processed_at", service.models.UTCDateTime(), nullable=True),
+        sa.Column("requeue_at", service.models.UTCDateTime(), nullable=True),
         sa.ForeignKeyConstraint(
             ["game_id"],
             ["games.id"],
