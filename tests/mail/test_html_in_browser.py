@@ -17,6 +17,7 @@ import pytest
 
 from service.mail.render import render_email
 from tests.mail.scenarios import BOARD_GAMES, context
+from tests.system_tools import require_system_tool
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -39,8 +40,7 @@ INSTALL_HINT = (
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"headless Chromium is missing at {CHROMIUM}: {INSTALL_HINT}")
+    require_system_tool(CHROMIUM, INSTALL_HINT)
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
