@@ -9,6 +9,7 @@ import os
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
 
@@ -53,7 +54,15 @@ class Settings:
     smtp_starttls: bool = True
     smtp_ca_file: str = ""
     send_retry_seconds: float = 30.0
+    requeue_seconds: float = 120.0
     digest_hour: int = 7
+
+    @property
+    def requeue_after(self) -> timedelta:
+        """How long a queued task may wait in the broker before a sweep queues it again: long
+        enough that a backlog is not queued twice over, short enough that a lost task costs
+        little. Tests with a one-second sweep shorten it."""
+        return timedelta(seconds=self.requeue_seconds)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -99,6 +108,7 @@ class Settings:
             smtp_starttls=env.get("PBEM_SMTP_STARTTLS", "1") != "0",
             smtp_ca_file=env.get("PBEM_SMTP_CA_FILE", ""),
             send_retry_seconds=float(env.get("PBEM_SEND_RETRY_SECONDS", "30")),
+            requeue_seconds=float(env.get("PBEM_REQUEUE_SECONDS", "120")),
             digest_hour=int(env.get("PBEM_DIGEST_HOUR", "7")),
         )
 

@@ -80,7 +80,7 @@ def send(session: Session, player_id: int, now: datetime) -> Outbox | None:
     if player.notify != "digest":
         for row in held:
             row.kind = row.kind.removeprefix(notify.HELD)
-            row.next_attempt_at = now + notify.REQUEUE_AFTER
+            row.next_attempt_at = now + notify.settings_of(session).requeue_after
             enqueue(session, notify.SEND_TASK, row.id)
         return None
     key = _key(player, morning(now, player.time_zone, settings.digest_hour))

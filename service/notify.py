@@ -49,9 +49,6 @@ MAX_BACKOFF = timedelta(hours=1)
 SMTP_TIMEOUT = 60
 
 HELD = "held:"
-REQUEUE_AFTER = timedelta(minutes=2)
-"""How long a queued send may sit in the broker before the sweep queues it again: long enough
-that a backlog is not queued twice over, short enough that a lost task costs little."""
 """Kind prefix of a row held for its reader's daily digest."""
 DIGESTED = frozenset(
     {"game_started", "your_turn", "turn_resolved", "opponent_moved", "default_orders", "vacation"}
@@ -79,6 +76,7 @@ def queue_mail(
     context: Mapping[str, Any],
     key: str | None = None,
     in_reply_to: str | None = None,
+    reply_to: str | None = None,
     now: datetime | None = None,
 ) -> Outbox | None:
     """Write one outbox row for a template mail; ``context`` holds only what is kind-specific.
@@ -92,6 +90,8 @@ def queue_mail(
 
     ``key``: at most one row per key; queueing it again returns the row already written.
     ``in_reply_to``: the Message-ID of the player's mail this answers.
+    ``reply_to``: the Reply-To for a mail outside a game (a game mail's is the player's signed
+    address for the game's turn); league invitations pass their signed league address.
     Returns None when nothing was written: no address, or a player who wants no mail.
     """
     if kind not in KINDS:
@@ -125,11 +125,11 @@ def queue_mail(
         body="",
         created_at=now,
         attempts=0,
-        next_attempt_at=now + REQUEUE_AFTER,
+        next_attempt_at=now + settings.requeue_after,
     )
     session.add(row)
     session.flush()
-    envelope = _envelope(settings, row, player, game, in_reply_to, answering, values, now)
+    envelope = _envelope(settings, row, player, game, in_reply_to, reply_to, answering, values, now)
     attachments = _calendar(settings, kind, game, values, now)
     row.body = outbound.build(envelope, rendered, attachments).as_string()
     if player is not None and player.notify == "digest" and kind in DIGESTED and not answering:
@@ -216,17 +216,15 @@ def _envelope(
     player: Player | None,
     game: Game | None,
     in_reply_to: str | None,
+    reply_to: str | None,
     answering: bool,
     values: Mapping[str, Any],
     now: datetime,
 ) -> outbound.Envelope:
     domain = settings.mail_domain
     root = outbound.thread_root(domain, game.id) if game else None
-    reply_to = (
-        make_reply_address(settings.secret(), domain, game.id, player.id, game.turn)
-        if game is not None and player is not None
-        else None
-    )
+    if game is not None and player is not None:
+        reply_to = make_reply_address(settings.secret(), domain, game.id, player.id, game.turn)
     return outbound.Envelope(
         sender=settings.mail_from,
         to_name=player.name if player else None,
@@ -429,8 +427,8 @@ def send(session: Session, settings: Settings, outbox_id: int) -> float | None:
     return None
 
 
-def claim_due(session: Session, now: datetime) -> list[int]:
-    """Unsent messages whose (next) attempt is due, leased for REQUEUE_AFTER so that the next
+def claim_due(session: Session, now: datetime, lease: timedelta) -> list[int]:
+    """Unsent messages whose (next) attempt is due, leased for ``lease`` so that the next
     sweeps do not queue them again while their send task waits in the broker."""
     query = (
         select(Outbox)
@@ -445,5 +443,5 @@ def claim_due(session: Session, now: datetime) -> list[int]:
     )
     rows = session.scalars(query).all()
     for row in rows:
-        row.next_attempt_at = now + REQUEUE_AFTER
+        row.next_attempt_at = now + lease
     return [row.id for row in rows]

@@ -167,6 +167,80 @@ RESULT_IN = {
     },
 }
 
+NUMBER_OR_NULL = {"type": ["number", "null"]}
+RATING = {
+    "type": "object",
+    "description": "a current rating under one key (game, or game:board) and system",
+    "required": ["key", "system", "rating", "deviation", "games"],
+    "properties": {
+        "key": {"type": "string", "examples": ["epaminondas:8x8"]},
+        "system": {"enum": ["glicko2", "openskill"]},
+        "rating": {
+            "type": "number",
+            "description": "Glicko-2: the rating; OpenSkill: the conservative mu - 3 sigma",
+        },
+        "deviation": {"type": "number", "description": "Glicko-2 RD, or OpenSkill sigma"},
+        "volatility": {**NUMBER_OR_NULL, "description": "Glicko-2 only"},
+        "mu": {**NUMBER_OR_NULL, "description": "OpenSkill only"},
+        "sigma": {**NUMBER_OR_NULL, "description": "OpenSkill only"},
+        "games": {"type": "integer"},
+        "updated_at": {"type": "string", "format": "date-time"},
+    },
+}
+PLAYER_OUT = {
+    "type": "object",
+    "required": ["player"],
+    "properties": {
+        "player": {
+            "type": "object",
+            "required": ["id", "name", "roles", "ratings"],
+            "properties": {
+                "id": ID,
+                "name": {"type": "string"},
+                "roles": {"type": "array", "items": {"type": "string"}},
+                "ratings": {"type": "array", "items": RATING},
+                "emails": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "private fields (emails, time_zone, notify, vacations) "
+                    "only to the player and directors",
+                },
+            },
+        }
+    },
+}
+RATINGS_OUT = {
+    "type": "object",
+    "required": ["player", "name", "ratings", "history"],
+    "properties": {
+        "player": ID,
+        "name": {"type": "string"},
+        "ratings": {"type": "array", "items": RATING},
+        "history": {
+            "type": "array",
+            "description": "one change per rated game, newest first",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "game": ID,
+                    "key": {"type": "string"},
+                    "system": {"enum": ["glicko2", "openskill"]},
+                    "before": {"type": "number"},
+                    "after": {"type": "number"},
+                    "deviation": {"type": "number"},
+                    "at": {"type": "string", "format": "date-time"},
+                },
+            },
+        },
+    },
+}
+RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
+    ("get", "/players/me"): PLAYER_OUT,
+    ("get", "/players/{player_id}"): PLAYER_OUT,
+    ("get", "/players/{player_id}/ratings"): RATINGS_OUT,
+}
+"""Success bodies described in full; every other route answers a JSON object."""
+
 # method, path, summary, auth ("yes", "no", "optional"), request schema, success status
 ROUTES: list[tuple[str, str, str, str, dict[str, Any] | None, int]] = [
     ("get", "/health", "Liveness check", "no", None, 200),
@@ -350,7 +424,7 @@ def _operation(
     content = (
         {"text/plain": {"schema": {"type": "string"}}}
         if text
-        else {"application/json": {"schema": OBJECT}}
+        else {"application/json": {"schema": RESPONSES.get((method, path), OBJECT)}}
     )
     if path.endswith(".csv"):
         content = {"text/csv": {"schema": {"type": "string"}}}

@@ -14,7 +14,7 @@ def sweep(database: Database, now: datetime | None = None) -> dict[str, int]:
     with database.transaction() as session:
         turns = games.due_turns(session, now)
         reminders = games.reminders_due(session, database.settings.reminder_hours, now)
-        mail = notify.claim_due(session, now)
+        mail = notify.claim_due(session, now, database.settings.requeue_after)
         for game_id, number in turns:
             enqueue(session, games.RESOLVE_TASK, game_id, number, now.isoformat())
         for outbox_id in mail:

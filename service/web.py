@@ -1,5 +1,7 @@
-"""Public pages: a read-only page per game (``/games/<id>``), linked from every mail, and the
-mail-settings pages behind the signed links in every mail's footer and ``List-Unsubscribe``.
+"""Public pages: a read-only page per game (``/games/<id>``), linked from every mail, one per
+player (``/players/<id>``: name, ratings, rating history, games; never an address or a
+token), and the mail-settings pages behind the signed links in every mail's footer and
+``List-Unsubscribe``.
 
 A game page shows what a spectator may see and nothing more: ``state.view(None)``, the turns'
 public events, moves once applied, and the dice seed only once the game is over. Pages are
@@ -19,15 +21,20 @@ from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service import games, notify
+import engine
+from service import games, notify, players
 from service.db import Database
 from service.errors import NotFound
+from service.leagues import ratings
 from service.mail.links import read_settings_token
 from service.mail.render import render_board_html
-from service.models import NOTIFY, Game, Player, Turn
+from service.models import NOTIFY, Game, Player, Seat, Turn
 
 blueprint = Blueprint("web", __name__, template_folder="web_templates")
 MAX_ID = 2**31 - 1
+PAGE_GAMES = 200
+"""The player page lists this many games of each kind, newest first."""
+PAGE_HISTORY = 100
 CHOICES = {
     "each": "every mail: each move and turn as it happens",
     "digest": "one digest a day, in your morning, with everything new in your games",
@@ -73,6 +80,55 @@ def game_page_context(session: Session, game: Game) -> dict[str, Any]:
         "record": games.text_record(session, game, None),
         "seed": game.seed.hex() if game.seed and game.status == games.FINISHED else None,
     }
+
+
+@blueprint.get("/players/<pid>")
+def player_page(pid: str) -> Any:
+    player_id = int(pid) if pid.isdigit() and len(pid) <= 10 else 0
+    if not 1 <= player_id <= MAX_ID:
+        return not_found(f"There is no player {pid!r}: player numbers are whole numbers.")
+    with transaction() as session:
+        try:
+            player = players.get(session, player_id)
+        except NotFound:
+            return not_found(f"There is no player {player_id}.")
+        return render_template("player.html", **player_page_context(session, player))
+
+
+def player_page_context(session: Session, player: Player) -> dict[str, Any]:
+    """What anyone may see of a player: the name, ratings and games (public pages already)."""
+    rated = ratings.of_player(session, player.id)
+    return {
+        "player": {"id": player.id, "name": player.name},
+        "ratings": rated["ratings"],
+        "history": rated["history"][:PAGE_HISTORY],
+        "systems": {ratings.GLICKO2: "Glicko-2", ratings.OPENSKILL: "OpenSkill"},
+        "active": _games_of(session, player, active=True),
+        "finished": _games_of(session, player, active=False),
+    }
+
+
+def _games_of(session: Session, player: Player, active: bool) -> list[dict[str, Any]]:
+    status = Game.status == games.ACTIVE
+    query = (
+        select(Game)
+        .join(Seat, Seat.game_id == Game.id)
+        .where(Seat.player_id == player.id, status if active else ~status)
+        .order_by(Game.id.desc())
+        .limit(PAGE_GAMES)
+    )
+    listed = []
+    for game in session.scalars(query):
+        data = games.summary(session, game, None)
+        listed.append(
+            {
+                "id": game.id,
+                "title": engine.game_class(game.name).title,
+                "opponents": [s["player"] for s in data["seats"] if s["player"]["id"] != player.id],
+                "status_line": data["status_line"],
+            }
+        )
+    return listed
 
 
 @blueprint.get("/mail")

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from service import games, openapi, players
 from service.db import Database
 from service.errors import BadRequest, Unauthorized
+from service.leagues import ratings
 from service.models import Player
 
 blueprint = Blueprint("api_v1", __name__, url_prefix="/api/v1")
@@ -69,6 +70,11 @@ def valid_id(value: int) -> int:
     return value
 
 
+def player_json(session: Session, player: Player, private: bool) -> dict[str, Any]:
+    """A player as ``players.to_json`` gives it, with their current ratings (public)."""
+    return {**players.to_json(player, private), "ratings": ratings.current(session, player.id)}
+
+
 @blueprint.get("/health")
 def health() -> Any:
     return {"status": "ok"}
@@ -94,7 +100,7 @@ def create_player() -> Any:
 @blueprint.get("/players/me")
 def read_me() -> Any:
     with transaction() as session:
-        return {"player": players.to_json(me(session), private=True)}
+        return {"player": player_json(session, me(session), private=True)}
 
 
 @blueprint.patch("/players/me")
@@ -124,7 +130,7 @@ def read_player(player_id: int) -> Any:
         viewer = me(session)
         player = players.get(session, valid_id(player_id))
         private = viewer.id == player.id or viewer.has_role("td", "admin")
-        return {"player": players.to_json(player, private=private)}
+        return {"player": player_json(session, player, private=private)}
 
 
 @blueprint.post("/games")

@@ -312,9 +312,11 @@ def answer(session: Session, league_id: int, player: Player, accept: bool) -> En
     """Accept or decline an invitation (from the API, or a reply to the invitation mail)."""
     league = lock(session, league_id)
     entry = _entry(league, player)
-    if entry is None or entry.status not in ("invited", "active", "declined"):
+    if entry is None:
         raise Conflict(f"{player.name} has no invitation to league {league.id}", "no_invitation")
-    _check_open(league)
+    _check_open(league)  # before the entry's status: an invitation that lapsed at the start
+    if entry.status not in ("invited", "active", "declined"):
+        raise Conflict(f"{player.name} has no invitation to league {league.id}", "no_invitation")
     entry.status, entry.answered_at = ("active" if accept else "declined"), utcnow()
     return entry
 

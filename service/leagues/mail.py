@@ -1,6 +1,10 @@
 """League mails, through ``notify.queue_mail``: invitations, standings after each round,
 directors' messages, and results a director set, corrected or voided.
 
+An invitation's Reply-To is the player's signed league address (``make_league_address``): a
+reply saying ``accept`` or ``decline`` is read by the mail gateway, which confirms it with
+``league_answer`` (Reply-To the same address, so the player may change their mind).
+
 Each is written in the transaction of the change that causes it; standings go out once per
 round because only the transaction that closes the round writes them (and their outbox key
 says so too).
@@ -15,6 +19,7 @@ from sqlalchemy.orm import Session
 import engine
 from service import notify
 from service.leagues.models import Entry, League
+from service.mail.addresses import make_league_address
 from service.models import Game, Player
 
 FORMAT_NAMES = {
@@ -55,6 +60,12 @@ def _players(league: League) -> list[Player]:
     return [e.player for e in league.entries if e.status in ("active", "withdrawn")]
 
 
+def reply_address(session: Session, league: League, player: Player) -> str:
+    """The signed address a player answers an invitation to ``league`` at."""
+    settings = notify.settings_of(session)
+    return make_league_address(settings.secret(), settings.mail_domain, league.id, player.id)
+
+
 def invitation(session: Session, league: League, entry: Entry, inviter: Player | None) -> None:
     notify.queue_mail(
         session,
@@ -65,6 +76,22 @@ def invitation(session: Session, league: League, entry: Entry, inviter: Player |
             "league": league_context(session, league),
             "inviter": inviter.name if inviter else "The tournament director",
         },
+        reply_to=reply_address(session, league, entry.player),
+    )
+
+
+def answered(
+    session: Session, league: League, player: Player, accepted: bool, in_reply_to: str | None
+) -> None:
+    """Confirm an answer to an invitation that came by mail (threaded under that mail)."""
+    notify.queue_mail(
+        session,
+        kind="league_answer",
+        to=player,
+        game=None,
+        context={"league": league_context(session, league), "accepted": accepted},
+        in_reply_to=in_reply_to,
+        reply_to=reply_address(session, league, player),
     )
 
 

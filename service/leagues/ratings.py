@@ -164,16 +164,23 @@ def row_json(row: Rating) -> dict[str, Any]:
         "deviation": round(row.deviation, 2),
         "volatility": row.volatility,
         "mu": row.rating if row.system == OPENSKILL else None,
+        "sigma": row.deviation if row.system == OPENSKILL else None,
         "games": row.games,
         "updated_at": row.updated_at.isoformat(),
     }
 
 
-def of_player(session: Session, player_id: int) -> dict[str, Any]:
-    """A player's current ratings and their history, newest first."""
+def current(session: Session, player_id: int) -> list[dict[str, Any]]:
+    """A player's current ratings, one per key and system: Glicko-2 with its deviation (RD)
+    and volatility, OpenSkill with its μ and σ (``rating`` is the μ − 3σ shown)."""
     rows = session.scalars(
         select(Rating).where(Rating.player_id == player_id).order_by(Rating.key, Rating.system)
     )
+    return [row_json(row) for row in rows]
+
+
+def of_player(session: Session, player_id: int) -> dict[str, Any]:
+    """A player's current ratings and their history, newest first."""
     history = session.scalars(
         select(RatingChange)
         .where(RatingChange.player_id == player_id)
@@ -182,7 +189,7 @@ def of_player(session: Session, player_id: int) -> dict[str, Any]:
     )
     return {
         "player": player_id,
-        "ratings": [row_json(row) for row in rows],
+        "ratings": current(session, player_id),
         "history": [
             {
                 "game": change.game_id,

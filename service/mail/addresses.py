@@ -21,11 +21,20 @@ The format, chosen to survive what mail systems do to addresses:
 Key rotation: sign with the current secret, read with it and any ``old_secrets`` until the
 notifications signed with them have stopped mattering. Tags are compared in constant time.
 
+League invitations have a second kind of address, ``play+<token>@<domain>`` too (so every
+mailbox set up for replies takes them), naming (league id, player id): version byte
+``LEAGUE_VERSION`` and a tag over ``LEAGUE_PURPOSE`` + payload. Both the version byte and the
+signed purpose label differ, so a game token never reads as a league token nor the other way
+round, even if someone re-labels the payload: the tag of one purpose never fits the other.
+:func:`read_any_address` tells the two apart; :func:`read_reply_address` reads game tokens only.
+
 >>> address = make_reply_address(b"k", "pbem.example", 17, 4, 23)
 >>> address
 'play+aeiqifzx3zmkevgnkfgndqf7uu@pbem.example'
 >>> read_reply_address(b"k", "pbem.example", address.upper())
 ReplyToken(game_id=17, player_id=4, turn=23)
+>>> read_any_address(b"k", "pbem.example", make_league_address(b"k", "pbem.example", 3, 4))
+LeagueToken(league_id=3, player_id=4)
 """
 
 from __future__ import annotations
@@ -40,7 +49,15 @@ from dataclasses import dataclass
 from email.utils import parseaddr
 from typing import Literal
 
-__all__ = ["AddressError", "ReplyToken", "make_reply_address", "read_reply_address"]
+__all__ = [
+    "AddressError",
+    "LeagueToken",
+    "ReplyToken",
+    "make_league_address",
+    "make_reply_address",
+    "read_any_address",
+    "read_reply_address",
+]
 
 LOCAL_PREFIX = "play+"
 VERSION = 1
@@ -48,6 +65,9 @@ TAG_BYTES = 12
 MAX_NUMBER = 2**48
 PURPOSE = b"pbem reply address v1\x00"
 """Prefixed to what is signed, so a tag made for another use of the same secret never fits."""
+LEAGUE_VERSION = 2
+LEAGUE_PURPOSE = b"pbem league invitation address v2\x00"
+"""The same for league invitation addresses: a game tag never fits a league payload."""
 
 _BASE32_RE = re.compile("[a-z2-7]+")
 
@@ -78,20 +98,67 @@ class ReplyToken:
     turn: int
 
 
+@dataclass(frozen=True)
+class LeagueToken:
+    """Who a league invitation's reply address was issued to: a player, for one league."""
+
+    league_id: int
+    player_id: int
+
+
 def make_reply_address(secret: Secret, domain: str, game_id: int, player_id: int, turn: int) -> str:
     """The reply address of ``player_id`` in ``game_id`` for the notification of ``turn``."""
-    payload = bytes([VERSION]) + b"".join(_varint(n) for n in (game_id, player_id, turn))
-    token = base64.b32encode(payload + _tag(secret, payload)).decode("ascii")
+    return _address(secret, domain, VERSION, PURPOSE, (game_id, player_id, turn))
+
+
+def make_league_address(secret: Secret, domain: str, league_id: int, player_id: int) -> str:
+    """The reply address of ``player_id``'s invitation to ``league_id``."""
+    return _address(secret, domain, LEAGUE_VERSION, LEAGUE_PURPOSE, (league_id, player_id))
+
+
+def _address(
+    secret: Secret, domain: str, version: int, purpose: bytes, numbers: tuple[int, ...]
+) -> str:
+    payload = bytes([version]) + b"".join(_varint(n) for n in numbers)
+    token = base64.b32encode(payload + _tag(secret, payload, purpose)).decode("ascii")
     return f"{LOCAL_PREFIX}{token.rstrip('=').lower()}@{_normal_domain(domain)}"
 
 
 def read_reply_address(
     secret: Secret, domain: str, address: str, *, old_secrets: Iterable[Secret] = ()
 ) -> ReplyToken:
-    """The token of a reply address we issued; :class:`AddressError` for anything else.
+    """The token of a game reply address we issued; :class:`AddressError` for anything else
+    (a league invitation address too: it is ``forged`` as a game address).
 
     ``address`` may carry a display name or angle brackets (``Ann <play+...@pbem.example>``).
     """
+    payload = _authentic(secret, domain, address, old_secrets, PURPOSE)
+    numbers = _numbers(payload, VERSION, 3) if payload is not None else None
+    if numbers is None:
+        raise AddressError("forged", "this address was not issued by us")
+    return ReplyToken(*numbers)
+
+
+def read_any_address(
+    secret: Secret, domain: str, address: str, *, old_secrets: Iterable[Secret] = ()
+) -> ReplyToken | LeagueToken:
+    """A game reply token or a league invitation token; :class:`AddressError` otherwise."""
+    try:
+        return read_reply_address(secret, domain, address, old_secrets=old_secrets)
+    except AddressError as error:
+        if error.code != "forged":
+            raise
+    payload = _authentic(secret, domain, address, old_secrets, LEAGUE_PURPOSE)
+    numbers = _numbers(payload, LEAGUE_VERSION, 2) if payload is not None else None
+    if numbers is None:
+        raise AddressError("forged", "this address was not issued by us")
+    return LeagueToken(*numbers)
+
+
+def _authentic(
+    secret: Secret, domain: str, address: str, old_secrets: Iterable[Secret], purpose: bytes
+) -> bytes | None:
+    """The payload of ``address`` if one of the keys signed it for ``purpose``, else None."""
     local, at, address_domain = parseaddr(address)[1].rpartition("@")
     if not at or _normal_domain(address_domain) != _normal_domain(domain):
         raise AddressError("domain", "not our domain")
@@ -101,16 +168,14 @@ def read_reply_address(
     blob = _unbase32(local[len(LOCAL_PREFIX) :])
     payload, tag = blob[:-TAG_BYTES], blob[-TAG_BYTES:]
     # Every secret is tried, even after a match, so timing does not tell which one signed.
-    matches = [hmac.compare_digest(tag, _tag(key, payload)) for key in (secret, *old_secrets)]
-    numbers = _numbers(payload) if any(matches) else None
-    if numbers is None:
-        raise AddressError("forged", "this address was not issued by us")
-    return ReplyToken(*numbers)
+    keys = (secret, *old_secrets)
+    matches = [hmac.compare_digest(tag, _tag(key, payload, purpose)) for key in keys]
+    return payload if any(matches) else None
 
 
-def _tag(secret: Secret, payload: bytes) -> bytes:
+def _tag(secret: Secret, payload: bytes, purpose: bytes = PURPOSE) -> bytes:
     key = secret.encode("utf-8") if isinstance(secret, str) else secret
-    return hmac.new(key, PURPOSE + payload, hashlib.sha256).digest()[:TAG_BYTES]
+    return hmac.new(key, purpose + payload, hashlib.sha256).digest()[:TAG_BYTES]
 
 
 def _normal_domain(domain: str) -> str:
@@ -138,13 +203,13 @@ def _unbase32(token: str) -> bytes:
         return b""
 
 
-def _numbers(payload: bytes) -> tuple[int, int, int] | None:
-    """(game id, player id, turn) from an authentic payload; None for an unknown version.
+def _numbers(payload: bytes, version: int, count: int) -> tuple[int, ...] | None:
+    """``count`` numbers from an authentic payload of ``version``; None for anything else.
 
-    The payload is authentic, so it was made by :func:`make_reply_address`; the checks only
-    guard against a future format signed with the same key.
+    The payload is authentic, so it was made by :func:`_address`; the checks only guard
+    against another format signed with the same key and purpose.
     """
-    if payload[:1] != bytes([VERSION]):
+    if payload[:1] != bytes([version]):
         return None
     numbers: list[int] = []
     value = shift = 0
@@ -154,6 +219,6 @@ def _numbers(payload: bytes) -> tuple[int, int, int] | None:
         if not byte & 0x80:
             numbers.append(value)
             value = shift = 0
-    if len(numbers) != 3 or shift:
+    if len(numbers) != count or shift:
         return None
-    return numbers[0], numbers[1], numbers[2]
+    return tuple(numbers)

@@ -14,6 +14,12 @@ player's addresses. Everything else changes nothing. The reply's lines are read 
 ``commands.py`` and run in order through the service layer; the player gets one answer
 saying what was done with each line, except that mail which looks machine-sent is never
 answered (no loops) and error replies to one address are rate-limited.
+
+A reply to a league invitation comes to the player's league address instead (a second kind
+of token, naming the league and the player). After the same checks, it must hold one clear
+answer, ``accept`` (``yes``, ``join``) or ``decline`` (``no``), alone on its lines (greetings
+aside); it goes through ``leagues.answer`` and is confirmed with a ``league_answer`` mail.
+Anything else changes nothing and gets one error reply saying how to answer.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from service import games, players
 from service.config import Settings
 from service.db import Database, enqueue
 from service.errors import ServiceError
-from service.mail.addresses import AddressError, ReplyToken, read_reply_address
+from service.mail.addresses import AddressError, LeagueToken, ReplyToken, read_any_address
 from service.mail.commands import Command, Kind, read_commands
 from service.mail.extract import Reply, extract_reply
 from service.mail.guard import ErrorReplyLimiter, unanswerable
@@ -57,9 +63,16 @@ PROCESS_TASK = "pbem.process_inbound"
 CHANNEL = "mail"
 """What ``orders.channel`` says for moves that came by mail."""
 UNKNOWN_ANSWERED = "unknown address: answered with how to take part"
-STALE_AFTER = timedelta(minutes=2)
-"""A row still ``received`` this long after arriving lost its task: the sweep queues it again."""
 RESULT_CHARS = 4000
+LEAGUE_ANSWERS = {
+    **dict.fromkeys(("accept", "yes", "join", "i accept", "i join", "accepted"), True),
+    **dict.fromkeys(("decline", "no", "i decline", "declined"), False),
+}
+"""Lines (lowercase, single spaces, no trailing punctuation) that answer an invitation."""
+HOW_TO_ANSWER = (
+    "to answer the invitation, reply with accept (or yes, or join) or with decline (or no), "
+    "alone above the marker line"
+)
 
 
 # -- receiving ------------------------------------------------------------------------------
@@ -124,14 +137,14 @@ def receive(
         return Received(stored, True)
 
 
-def stale(session: Session, now: datetime) -> list[int]:
+def stale(session: Session, now: datetime, after: timedelta) -> list[int]:
     """Messages whose processing task was lost (broker down, worker killed): queue again,
-    once per STALE_AFTER, so a backlog waiting in the broker is not queued twice over."""
+    once per ``after``, so a backlog waiting in the broker is not queued twice over."""
     query = (
         select(InboundMessage)
         .where(
             InboundMessage.status == RECEIVED,
-            InboundMessage.received_at <= now - STALE_AFTER,
+            InboundMessage.received_at <= now - after,
             (InboundMessage.requeue_at.is_(None)) | (InboundMessage.requeue_at <= now),
         )
         .order_by(InboundMessage.id)
@@ -140,7 +153,7 @@ def stale(session: Session, now: datetime) -> list[int]:
     )
     rows = session.scalars(query).all()
     for row in rows:
-        row.requeue_at = now + STALE_AFTER
+        row.requeue_at = now + after
     return [row.id for row in rows]
 
 
@@ -221,6 +234,8 @@ class _Handling:
         token, problem = self._token()
         if token is None:
             return problem
+        if isinstance(token, LeagueToken):
+            return self._league_reply(token)
         player = self.session.get(Player, token.player_id)
         game = self.session.get(Game, token.game_id)
         if player is None or game is None:
@@ -239,12 +254,12 @@ class _Handling:
 
     # -- who is it for ----------------------------------------------------------------------
 
-    def _token(self) -> tuple[ReplyToken | None, tuple[str, str]]:
+    def _token(self) -> tuple[ReplyToken | LeagueToken | None, tuple[str, str]]:
         secret, domain = self.settings.secret(), self.settings.mail_domain
         codes: list[str] = []
         for address in _recipients(self.row):
             try:
-                return read_reply_address(secret, domain, address), ("", "")
+                return read_any_address(secret, domain, address), ("", "")
             except AddressError as error:
                 codes.append(error.code)
         if "forged" in codes:
@@ -282,6 +297,49 @@ class _Handling:
         context = {"report": _HOW_TO_TAKE_PART}
         _queue(self.session, "help", self.reply.sender, None, context, self.reply.message_id)
         return REJECTED, UNKNOWN_ANSWERED
+
+    # -- a reply to a league invitation ------------------------------------------------------
+
+    def _league_reply(self, token: LeagueToken) -> tuple[str, str]:
+        from service.leagues import leagues, mail
+        from service.leagues.models import League
+
+        player = self.session.get(Player, token.player_id)
+        league = self.session.get(League, token.league_id)
+        if player is None or league is None:
+            return self._refuse("this reply address names a league or player that does not exist")
+        owner = {email.address for email in player.emails}
+        if self.reply.sender.lower() not in owner:
+            return self._refuse(
+                f"this reply address belongs to another player, and {self.reply.sender} is "
+                f"not one of their addresses: reply from the address we wrote to"
+            )
+        self.row.player_id = player.id
+        answer, problem = _league_answer(self.reply.text)
+        reply_to = mail.reply_address(self.session, league, player)
+        if answer is not None:
+            try:
+                with self.session.begin_nested():
+                    leagues.answer(self.session, league.id, player, answer)
+                    mail.answered(self.session, league, player, answer, self.reply.message_id)
+                    said = "accepted" if answer else "declined"
+                    return PROCESSED, f"league {league.id}: invitation {said}"
+            except ServiceError as error:
+                problem = error.message
+        sent = _error_reply(
+            self.session,
+            self.settings,
+            player,
+            None,
+            self.reply.text,
+            problem,
+            "",
+            self.now,
+            self.reply.message_id,
+            reply_to,
+        )
+        result = f"league {league.id}: {problem}"
+        return REJECTED, result + ("" if sent else " (not answered: rate limit)")
 
     # -- what it asks for -------------------------------------------------------------------
 
@@ -461,6 +519,27 @@ _HOW_TO_TAKE_PART = (
 )
 
 
+def _league_answer(text: str) -> tuple[bool | None, str]:
+    """The one answer a reply to an invitation gives, or None and why it gives none."""
+    answers: set[bool] = set()
+    unread: list[str] = []
+    for command in read_commands(text):
+        if command.kind in (Kind.GREETING, Kind.IGNORED):
+            continue
+        for line in command.line.splitlines():
+            words = " ".join(line.lower().split()).rstrip(".!?,;:")
+            if words in LEAGUE_ANSWERS:
+                answers.add(LEAGUE_ANSWERS[words])
+            else:
+                unread.append(line)
+    if unread:
+        return None, f"we could not read {_quote_line(unread[0])}: {HOW_TO_ANSWER}"
+    if len(answers) != 1:
+        what = "both accept and decline" if answers else "no answer"
+        return None, f"we found {what} in your reply: {HOW_TO_ANSWER}"
+    return answers.pop(), ""
+
+
 def _quote_line(line: str) -> str:
     first = line.splitlines()[0] if line else ""
     return f"'{first}'" + (" (and the lines after it)" if "\n" in line else "")
@@ -486,9 +565,18 @@ def _queue(
     game: Game | None,
     context: Mapping[str, Any],
     answering: str,
+    reply_to: str | None = None,
 ) -> None:
     """One answer, threaded under the mail it answers (``answering``: its Message-ID)."""
-    queue_mail(session, kind=kind, to=to, game=game, context=context, in_reply_to=answering or None)
+    queue_mail(
+        session,
+        kind=kind,
+        to=to,
+        game=game,
+        context=context,
+        in_reply_to=answering or None,
+        reply_to=reply_to,
+    )
 
 
 def error_replies_sent(session: Session, address: str, since: datetime) -> list[datetime]:
@@ -510,6 +598,7 @@ def _error_reply(
     report: str,
     now: datetime,
     answering: str,
+    reply_to: str | None = None,
 ) -> bool:
     """One error reply unless the address had too many lately; whether it was queued."""
     address = to if isinstance(to, str) else (to.address or "")
@@ -525,7 +614,7 @@ def _error_reply(
         "error": error,
         "report": report,
     }
-    _queue(session, "error_reply", to, game, context, answering)
+    _queue(session, "error_reply", to, game, context, answering, reply_to)
     return True
 
 
@@ -533,7 +622,7 @@ def sweep(database: Database, now: datetime | None = None) -> int:
     """Queue again the messages whose processing task was lost; returns how many."""
     now = now or utcnow()
     with database.transaction() as session:
-        found = stale(session, now)
+        found = stale(session, now, database.settings.requeue_after)
         for inbound_id in found:
             enqueue(session, PROCESS_TASK, inbound_id)
     return len(found)

@@ -53,7 +53,9 @@ vacation           GAME, ``away`` (display name of the player on leave), ``until
 league_*           GAME (all None but in ``league_result``) and ``league`` (a mapping: ``id``,
                    ``name``, ``title``, ``format``, ``time_control``, ``starts_at``, ``url``,
                    ``api_url``; see ``service/leagues/mail.py``). ``league_invitation``:
-                   ``inviter``; ``league_standings``: ``round``, ``final``, ``standings``
+                   ``inviter``; ``league_answer`` (the confirmation of an answer to an
+                   invitation sent by mail): ``accepted`` (bool);
+                   ``league_standings``: ``round``, ``final``, ``standings``
                    (``columns``, ``header``, ``rows`` of ``cells`` and ``line``, ``legend``);
                    ``league_message``: ``sender``, ``subject_line``, ``message``;
                    ``league_result``: ``actor``, ``action``, ``result``, ``reason`` (its
@@ -98,6 +100,7 @@ KINDS: Mapping[str, tuple[str, ...]] = {
     "digest": ("date", "games"),
     "vacation": (*GAME, "away", "until", "deadline"),
     "league_invitation": (*GAME, "league", "inviter"),
+    "league_answer": (*GAME, "league", "accepted"),
     "league_standings": (*GAME, "league", "round", "final", "standings"),
     "league_message": (*GAME, "league", "sender", "subject_line", "message"),
     "league_result": (*GAME, "league", "actor", "action", "result", "reason"),

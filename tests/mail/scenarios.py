@@ -204,6 +204,7 @@ def _league_kinds(play: Scenario) -> dict[str, dict[str, Any]]:
     }
     return {
         "league_invitation": {**NO_GAME, "league": LEAGUE, "inviter": OPPONENT_NAMES[1]},
+        "league_answer": {**NO_GAME, "league": LEAGUE, "accepted": True},
         "league_standings": {
             **NO_GAME,
             "league": LEAGUE,

@@ -11,12 +11,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from service.mail.addresses import (
+    LEAGUE_PURPOSE,
+    LEAGUE_VERSION,
     MAX_NUMBER,
+    PURPOSE,
     TAG_BYTES,
+    VERSION,
     AddressError,
+    LeagueToken,
     ReplyToken,
     _tag,
+    make_league_address,
     make_reply_address,
+    read_any_address,
     read_reply_address,
 )
 
@@ -204,3 +211,52 @@ def test_addresses_signed_with_an_old_key_read_while_it_is_listed() -> None:
 def test_the_current_key_still_reads_when_old_keys_are_listed() -> None:
     new = address()
     assert read_reply_address(SECRET, DOMAIN, new, old_secrets=[OLD_SECRET, b"x"]).turn == 23
+
+
+# --- league invitation addresses: a second purpose --------------------------------------------
+
+
+def test_a_league_address_reads_back_as_its_league_and_player() -> None:
+    league = make_league_address(SECRET, DOMAIN, 3, 4)
+    assert league.startswith("play+") and league != address(3, 4, 0)
+    assert read_any_address(SECRET, DOMAIN, league.upper()) == LeagueToken(3, 4)
+    old = make_league_address(OLD_SECRET, DOMAIN, 3, 4)
+    assert read_any_address(SECRET, DOMAIN, old, old_secrets=[OLD_SECRET]) == LeagueToken(3, 4)
+
+
+def test_game_addresses_still_read_as_game_tokens_through_either_reader() -> None:
+    assert read_any_address(SECRET, DOMAIN, address()) == ReplyToken(17, 4, 23)
+    assert read_reply_address(SECRET, DOMAIN, address()) == ReplyToken(17, 4, 23)
+
+
+def test_a_league_address_is_no_game_address() -> None:
+    assert forged(make_league_address(SECRET, DOMAIN, 17, 4))
+
+
+def test_a_payload_signed_for_one_purpose_never_reads_as_the_other() -> None:
+    """Re-labelling a payload's version byte, or reusing a tag made for the other purpose,
+    gives nothing: the purpose label is inside the tag."""
+    game_payload = bytes([VERSION, 17, 4, 23])
+    league_payload = bytes([LEAGUE_VERSION, 17, 4])
+    crossed = [
+        league_payload + _tag(SECRET, league_payload, PURPOSE),  # league shape, game tag
+        game_payload + _tag(SECRET, game_payload, LEAGUE_PURPOSE),  # game shape, league tag
+        bytes([LEAGUE_VERSION, 17, 4, 23]) + _tag(SECRET, game_payload, PURPOSE),
+        bytes([VERSION, 17, 4]) + _tag(SECRET, league_payload, LEAGUE_PURPOSE),
+        bytes([VERSION, 17, 4]) + _tag(SECRET, bytes([VERSION, 17, 4]), LEAGUE_PURPOSE),
+    ]
+    for blob in crossed:
+        with pytest.raises(AddressError) as caught:
+            read_any_address(SECRET, DOMAIN, with_token(encode(blob)))
+        assert caught.value.code == "forged"
+        assert forged(with_token(encode(blob)))
+
+
+def test_a_league_address_signed_with_another_key_or_changed_is_refused() -> None:
+    other = make_league_address(b"someone else's key", DOMAIN, 3, 4)
+    token = token_of(make_league_address(SECRET, DOMAIN, 3, 4))
+    changed = token[:-1] + ("a" if token[-1] != "a" else "b")
+    for bad in (other, with_token(changed)):
+        with pytest.raises(AddressError) as caught:
+            read_any_address(SECRET, DOMAIN, bad)
+        assert caught.value.code == "forged"

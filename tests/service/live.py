@@ -31,6 +31,7 @@ def live_env(database_url: str, var_dir: Path) -> dict[str, str]:
         "PBEM_QUEUE": queue,
         "CELERY_BROKER_URL": broker,
         "PBEM_SWEEP_SECONDS": "1",
+        "PBEM_REQUEUE_SECONDS": "5",
     }
 
 

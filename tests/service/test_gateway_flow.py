@@ -362,10 +362,11 @@ def test_a_lost_processing_task_is_queued_again_once_per_lease(database: Databas
         )
         session.add(row)
         session.flush()
-        stored_id, later = row.id, row.received_at + gateway.STALE_AFTER
+        lease = timedelta(minutes=2)
+        stored_id, later = row.id, row.received_at + lease
     with database.transaction() as session:
-        assert gateway.stale(session, later) == [stored_id]
+        assert gateway.stale(session, later, lease) == [stored_id]
     with database.transaction() as session:
-        assert gateway.stale(session, later + timedelta(seconds=59)) == []
+        assert gateway.stale(session, later + timedelta(seconds=59), lease) == []
     with database.transaction() as session:
-        assert gateway.stale(session, later + gateway.STALE_AFTER) == [stored_id]
+        assert gateway.stale(session, later + lease, lease) == [stored_id]

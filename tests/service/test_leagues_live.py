@@ -1,7 +1,9 @@
 """End to end: a four-player round robin through the API in this process and a real Celery
 worker (with beat) beside it, on this run's database and broker, mail as ``.eml`` files.
 
-Invitations go out, the players accept, the director starts the league; each round's games
+Invitations go out, the players accept (one by replying to the invitation mail, through
+``gateway.receive`` and the worker; the others through the API), the director starts the
+league; each round's games
 are finished through the API (a resignation and a draw), the worker records the results,
 closes the round, mails the standings and starts the next round's games; at the end the
 final standings are mailed. Everything is checked in the ``.eml`` files the worker wrote."""
@@ -19,8 +21,11 @@ from sqlalchemy import func, select
 
 from service import db, players
 from service.db import Database
+from service.mail import gateway
+from service.mail.models import InboundMessage
 from service.models import Base, Outbox
 from tests.service.conftest import Client
+from tests.service.gateway_kit import reply
 from tests.service.live import live_env, settings_from, wait_for, worker_processes
 from workers.app import configure
 
@@ -53,6 +58,11 @@ def clients(database: Database) -> list[Client]:
     return made
 
 
+def entry_status(td: Client, path: str, player_id: int) -> str:
+    players_ = td.ok("GET", path)["league"]["players"]
+    return str(next(p["status"] for p in players_ if p["id"] == player_id))
+
+
 def unsent(database: Database) -> int:
     with database.transaction() as session:
         query = select(func.count()).select_from(Outbox).where(Outbox.sent_at.is_(None))
@@ -80,7 +90,17 @@ def test_a_four_player_round_robin_runs_through_the_real_worker(
     td.ok("POST", path + "/players", {"players": [f"{p.player['emails'][0]}" for p in people]})
     with worker_processes(env, beat=True):
         wait_for(lambda: len(mails(database, "league_invitation")) == 4, "mail the invitations")
-        for person in people:
+        by_mail, *by_api = people
+        address = by_mail.player["emails"][0]
+        invitation = next(
+            m for m in mails(database, "league_invitation") if address in str(m["To"])
+        )
+        stored = gateway.receive(database, reply(invitation, address, "Accept!"), "inject")
+        wait_for(lambda: entry_status(td, path, by_mail.id) == "active", "accept by mail")
+        wait_for(lambda: mails(database, "league_answer"), "confirm the answer by mail")
+        with database.transaction() as session:
+            assert session.get_one(InboundMessage, stored.id).status == "processed"
+        for person in by_api:
             person.ok("POST", path + "/accept")
         td.ok("POST", path + "/start")
         for round_no in (1, 2, 3):

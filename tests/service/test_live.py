@@ -137,6 +137,7 @@ def live_env_of(database: Database) -> dict[str, str]:
         "PBEM_QUEUE": settings.queue,
         "CELERY_BROKER_URL": settings.broker_url,
         "PBEM_SWEEP_SECONDS": str(settings.sweep_seconds),
+        "PBEM_REQUEUE_SECONDS": str(settings.requeue_seconds),
     }
 
 

@@ -155,13 +155,14 @@ def test_the_sweep_queues_a_waiting_message_once_per_lease(database: Database) -
     now = datetime(2030, 1, 1, tzinfo=UTC)
     with database.transaction() as session:
         session.add(Outbox(kind="test", to_address="x@example.org", subject="s", body="b"))
+    lease = timedelta(minutes=2)
     with database.transaction() as session:
-        assert len(notify.claim_due(session, now)) == 1
+        assert len(notify.claim_due(session, now, lease)) == 1
     with database.transaction() as session:
-        assert notify.claim_due(session, now + timedelta(seconds=59)) == []
+        assert notify.claim_due(session, now + timedelta(seconds=59), lease) == []
     with database.transaction() as session:
-        lost = now + notify.REQUEUE_AFTER + timedelta(seconds=1)
-        assert len(notify.claim_due(session, lost)) == 1, "a lost task is queued again"
+        lost = now + lease + timedelta(seconds=1)
+        assert len(notify.claim_due(session, lost, lease)) == 1, "a lost task is queued again"
 
 
 def test_a_vacation_pushes_sealed_deadlines_back_and_tells_everybody(

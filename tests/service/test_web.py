@@ -16,6 +16,7 @@ from service.mail.links import settings_token
 from tests.mail.test_html_in_browser import CHROMIUM, CHROMIUM_ARGS, INSTALL_HINT
 from tests.service.conftest import Client, new_player
 from tests.service.test_api import start
+from tests.system_tools import require_system_tool
 
 VOLATILE = re.compile(r'#\d+|Id &#34;\d+&#34;|datetime="[^"]*"|\d{4}[-.]\d\d[-.]\d\d[T \d:]*')
 HOSTILE = '<script>alert("x")</script> & Eve'
@@ -115,8 +116,7 @@ def served(app: Flask) -> Iterator[str]:
 def test_the_game_page_opens_in_headless_chromium_without_errors(
     served: str, admin: Client, alice: Client, bob: Client, game_name: str
 ) -> None:
-    if not CHROMIUM.exists():
-        pytest.fail(f"headless Chromium is missing at {CHROMIUM}: {INSTALL_HINT}")
+    require_system_tool(CHROMIUM, INSTALL_HINT)
     from playwright.sync_api import sync_playwright
 
     game = start(alice, bob, game_name)["id"]

@@ -1,0 +1,209 @@
+"""Answering a league invitation by replying to it, on a real database with tasks run inline:
+the invitation's Reply-To is the player's signed league address; a reply saying accept or
+decline goes through the league service and is confirmed once; a forged address, a game's
+address, a stranger or a duplicate delivery changes nothing (more)."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+from sqlalchemy import func, select
+
+from service import players
+from service.db import Database
+from service.leagues import leagues
+from service.leagues.models import Entry
+from service.mail import gateway
+from service.mail.addresses import (
+    LEAGUE_PURPOSE,
+    LEAGUE_VERSION,
+    PURPOSE,
+    VERSION,
+    _tag,
+    make_league_address,
+)
+from service.mail.models import InboundMessage
+from tests.service.gateway_kit import game_row, latest, mails, make_game, reply, text_of
+from tests.service.test_gateway_flow import send
+
+ALICE, BOB, CAROL = "alice@example.org", "bob@example.org", "carol@example.org"
+
+
+def invite(database: Database, *addresses: str) -> int:
+    """A league by Tess with these addresses invited (each mailed an invitation)."""
+    with database.transaction() as session:
+        td = players.by_address(session, "td@example.org")
+        if td is None:
+            td, _ = players.create(
+                session, None, {"name": "Tess", "emails": ["td@example.org"], "roles": ["td"]}
+            )
+        league = leagues.create(session, td, {"name": "Autumn <Cup>", "game": "countdown"})
+        leagues.invite(session, league.id, td, {"players": list(addresses)})
+        return league.id
+
+
+def status_of(database: Database, league_id: int, address: str) -> str:
+    with database.transaction() as session:
+        player = players.by_address(session, address)
+        assert player is not None
+        query = select(Entry.status).where(
+            Entry.league_id == league_id, Entry.player_id == player.id
+        )
+        return str(session.scalar(query))
+
+
+def league_address(database: Database, league_id: int, address: str) -> str:
+    settings = database.settings
+    with database.transaction() as session:
+        player = players.by_address(session, address)
+        assert player is not None
+        player_id = player.id
+    return make_league_address(settings.secret(), settings.mail_domain, league_id, player_id)
+
+
+def test_the_invitation_asks_for_a_reply_and_its_reply_to_names_the_league(
+    database: Database,
+) -> None:
+    league_id = invite(database, ALICE)
+    invitation = latest(database, ALICE)
+    assert str(invitation["Reply-To"]) == league_address(database, league_id, ALICE)
+    text = " ".join(text_of(invitation).split())
+    assert "reply to this mail with accept" in text and "decline" in text
+
+
+@pytest.mark.parametrize("typed", ["accept", "Yes!", "Hi Tess,\njoin\nThanks"])
+def test_accept_by_reply(database: Database, typed: str) -> None:
+    league_id = invite(database, ALICE)
+    row = send(database, reply(latest(database, ALICE), ALICE, typed, shape="gmail"))
+    assert row.status == "processed", row.result
+    assert row.result == f"league {league_id}: invitation accepted"
+    assert status_of(database, league_id, ALICE) == "active"
+    [confirmation] = mails(database, ALICE, "league_answer")
+    assert "invitation accepted" in confirmation.subject
+    answer = latest(database, ALICE)
+    assert str(answer["Reply-To"]) == league_address(database, league_id, ALICE)
+    assert str(answer["Auto-Submitted"]) == "auto-replied"
+    assert not mails(database, ALICE, "error_reply")
+
+
+@pytest.mark.parametrize("typed", ["decline", "No."])
+def test_decline_by_reply_and_change_of_mind(database: Database, typed: str) -> None:
+    league_id = invite(database, ALICE)
+    row = send(database, reply(latest(database, ALICE), ALICE, typed))
+    assert row.status == "processed" and "declined" in (row.result or "")
+    assert status_of(database, league_id, ALICE) == "declined"
+    confirmation = latest(database, ALICE)
+    assert "Reply accept to this mail" in " ".join(text_of(confirmation).split())
+    row = send(database, reply(confirmation, ALICE, "accept"))
+    assert row.status == "processed" and status_of(database, league_id, ALICE) == "active"
+
+
+@pytest.mark.parametrize(
+    ("typed", "why"),
+    [
+        ("", "no answer"),
+        ("accept\ndecline", "both accept and decline"),
+        ("maybe next time", "could not read 'maybe next time'"),
+        ("take 1", "could not read 'take 1'"),
+        ("resign", "could not read 'resign'"),
+    ],
+)
+def test_anything_but_one_clear_answer_gets_one_error_reply(
+    database: Database, typed: str, why: str
+) -> None:
+    league_id = invite(database, ALICE)
+    row = send(database, reply(latest(database, ALICE), ALICE, typed))
+    assert row.status == "rejected" and why in (row.result or "")
+    assert status_of(database, league_id, ALICE) == "invited"
+    [error] = mails(database, ALICE, "error_reply")
+    answer = latest(database, ALICE)
+    assert "reply with accept" in " ".join(text_of(answer).split())
+    assert str(answer["Reply-To"]) == league_address(database, league_id, ALICE)
+    assert error.kind == "error_reply" and not mails(database, ALICE, "league_answer")
+
+
+def test_an_answer_after_the_start_is_refused_with_the_reason(database: Database) -> None:
+    league_id = invite(database, ALICE, BOB, CAROL)
+    for address in (BOB, CAROL):
+        assert send(database, reply(latest(database, address), address, "yes")).status == (
+            "processed"
+        )
+    invitation = latest(database, ALICE)
+    with database.transaction() as session:
+        leagues.start(session, league_id, None)
+    row = send(database, reply(invitation, ALICE, "accept"))
+    assert row.status == "rejected" and "entries are closed" in (row.result or "")
+    assert status_of(database, league_id, ALICE) == "expired"
+    assert "entries are closed" in " ".join(text_of(latest(database, ALICE)).split())
+
+
+def test_a_forged_league_address_changes_nothing(database: Database) -> None:
+    league_id = invite(database, ALICE)
+    real = league_address(database, league_id, ALICE)
+    local, _, domain = real.partition("@")
+    forged = local[:-3] + ("aaa" if not local.endswith("aaa") else "bbb") + "@" + domain
+    row = send(database, reply(None, ALICE, "accept", to=forged))
+    assert row.status == "rejected" and "not issued by us" in (row.result or "")
+    assert status_of(database, league_id, ALICE) == "invited"
+
+
+def test_a_token_signed_for_the_other_purpose_is_refused(database: Database) -> None:
+    """A league payload under a game tag, or a game payload under a league tag, made with
+    the server's real secret, is refused as not ours; nothing changes in the league or game."""
+    league_id = invite(database, ALICE)
+    game_id, alice, _ = make_game(database)
+    secret = database.settings.secret()
+    league_payload = bytes([LEAGUE_VERSION, league_id, alice])
+    game_payload = bytes([VERSION, game_id, alice, 1])
+    for blob in (
+        league_payload + _tag(secret, league_payload, PURPOSE),
+        game_payload + _tag(secret, game_payload, LEAGUE_PURPOSE),
+    ):
+        token = base64.b32encode(blob).decode().rstrip("=").lower()
+        to = f"play+{token}@{database.settings.mail_domain}"
+        row = send(database, reply(None, ALICE, "accept", to=to))
+        assert row.status == "rejected" and "not issued by us" in (row.result or "")
+    assert status_of(database, league_id, ALICE) == "invited"
+    assert game_row(database, game_id)["turn"] == 1
+    assert not mails(database, ALICE, "league_answer")
+
+
+def test_accept_on_a_game_address_is_a_game_matter(database: Database) -> None:
+    """'accept' sent to a game's address is read by the game (there is no draw to accept)."""
+    league_id = invite(database, ALICE)
+    game_id, _, _ = make_game(database)
+    row = send(database, reply(latest(database, ALICE, game_id), ALICE, "accept"))
+    assert row.status == "rejected" and "league" not in (row.result or "")
+    assert status_of(database, league_id, ALICE) == "invited"
+
+
+def test_a_foreign_sender_changes_nothing_and_learns_nothing(database: Database) -> None:
+    league_id = invite(database, ALICE)
+    row = send(database, reply(latest(database, ALICE), CAROL, "accept"))
+    assert row.status == "rejected" and "belongs to another player" in (row.result or "")
+    assert status_of(database, league_id, ALICE) == "invited"
+    answer = text_of(latest(database, CAROL))
+    assert "belongs to another player" in answer and "Autumn" not in answer
+
+
+def test_machine_mail_to_the_league_address_is_ignored(database: Database) -> None:
+    league_id = invite(database, ALICE)
+    before = len(mails(database, ALICE))
+    raw = reply(latest(database, ALICE), ALICE, "yes", headers={"Auto-Submitted": "auto-replied"})
+    row = send(database, raw)
+    assert row.status == "ignored" and len(mails(database, ALICE)) == before
+    assert status_of(database, league_id, ALICE) == "invited"
+
+
+def test_a_duplicate_delivery_answers_once(database: Database) -> None:
+    league_id = invite(database, ALICE)
+    raw = reply(latest(database, ALICE), ALICE, "accept")
+    first = gateway.receive(database, raw, "smtp")
+    again = gateway.receive(database, raw, "imap")
+    assert again == gateway.Received(first.id, True)
+    assert gateway.process(database, first.id) == "processed"
+    assert status_of(database, league_id, ALICE) == "active"
+    assert len(mails(database, ALICE, "league_answer")) == 1
+    with database.transaction() as session:
+        assert session.scalar(select(func.count()).select_from(InboundMessage)) == 1
