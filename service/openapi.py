@@ -133,6 +133,17 @@ INVITE_IN = {
         }
     },
 }
+NEXT_SEASON_IN = {
+    "type": "object",
+    "required": ["divisions"],
+    "properties": {
+        "divisions": {"type": "array", "items": ID, "description": "finished leagues, top first"},
+        "promote": {"type": "integer", "minimum": 0, "default": 1},
+        "relegate": {"type": "integer", "minimum": 0, "default": 1},
+        "names": {"type": "array", "items": {"type": "string"}},
+        "reason": REASON,
+    },
+}
 CODE_IN = {"type": "object", "required": ["code"], "properties": {"code": {"type": "string"}}}
 WITHDRAW_IN = {
     "type": "object",
@@ -330,6 +341,14 @@ ROUTES: list[tuple[str, str, str, str, dict[str, Any] | None, int]] = [
     ),
     ("post", "/leagues", "Create a league (directors, admins)", "yes", LEAGUE_IN, 201),
     ("get", "/leagues", "Every league", "no", None, 200),
+    (
+        "post",
+        "/leagues/next-season",
+        "Next season of finished divisions, with promotion and relegation (directors)",
+        "yes",
+        NEXT_SEASON_IN,
+        201,
+    ),
     ("get", "/leagues/{league_id}", "A league: settings, players, rounds", "optional", None, 200),
     ("post", "/leagues/{league_id}/players", "Invite players by e-mail", "yes", INVITE_IN, 200),
     ("post", "/leagues/{league_id}/join", "Join an open league with its code", "yes", CODE_IN, 200),

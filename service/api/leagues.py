@@ -9,7 +9,7 @@ from flask import Blueprint, Response
 
 from service import games
 from service.api.v1 import body, caller, me, transaction, valid_id
-from service.leagues import director, leagues, page, ratings
+from service.leagues import director, leagues, page, ratings, seasons
 from service.leagues import standings as table
 from service.players import get as get_player
 
@@ -27,6 +27,15 @@ def create_league() -> Any:
         viewer = me(session)
         league = leagues.create(session, viewer, body())
         return {"league": leagues.to_json(session, league, viewer)}, 201
+
+
+@blueprint.post("/leagues/next-season")
+def next_season() -> Any:
+    """One new league per finished division, players promoted and relegated."""
+    with transaction() as session:
+        viewer = me(session)
+        created = seasons.next_season(session, viewer, body())
+        return {"leagues": [leagues.to_json(session, league, viewer) for league in created]}, 201
 
 
 @blueprint.get("/leagues")

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from service import db, migrate, players
 from service.config import Settings
 from service.errors import NotFound, ServiceError
-from service.leagues import director, leagues
+from service.leagues import director, leagues, seasons
 from service.leagues import mail as league_mail
 from service.leagues import standings as table
 from service.models import Player
@@ -143,6 +143,31 @@ def start_command(league: int) -> None:
     with _session() as session:
         started = leagues.start(session, league, _actor(session))
         click.echo(f"league {started.id} started: round {started.round}")
+
+
+@league_group.command("next-season")
+@click.argument("divisions", type=int, nargs=-1, required=True)
+@click.option("--promote", type=int, default=1, show_default=True, help="Up from each division.")
+@click.option("--relegate", type=int, default=1, show_default=True, help="Down from each.")
+@click.option("--name", "names", multiple=True, help="A new league's name, once per division.")
+@click.option("--reason", help="Why (goes in the audit log).")
+def next_season_command(
+    divisions: tuple[int, ...],
+    promote: int,
+    relegate: int,
+    names: tuple[str, ...],
+    reason: str | None,
+) -> None:
+    """New leagues for the next season of finished DIVISIONS (top first): the best PROMOTE
+    of each go up, the worst RELEGATE go down, everyone is invited again."""
+    data: dict[str, Any] = {"divisions": list(divisions), "promote": promote, "relegate": relegate}
+    if names:
+        data["names"] = list(names)
+    if reason:
+        data["reason"] = reason
+    with _session() as session:
+        for league in seasons.next_season(session, _actor(session), data):
+            click.echo(f"{league.id}  {league.name}  ({len(league.entries)} invited)")
 
 
 @league_group.command("list")

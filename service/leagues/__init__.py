@@ -4,6 +4,6 @@ ratings, and the directors' tools with their audit log.
 
 Modules: ``models`` (tables), ``leagues`` (creating, entries, rounds, the game-end hook),
 ``standings`` (database rows to the pure formats and standings), ``ratings`` (Glicko-2 and
-OpenSkill per game and board size), ``director`` (TD tools, audit log), ``mail`` (league
-mails), ``page`` (the public HTML page).
+OpenSkill per game and board size), ``director`` (TD tools, audit log), ``seasons`` (the
+next season of divisions), ``mail`` (league mails), ``page`` (the public HTML page).
 """
