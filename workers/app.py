@@ -15,6 +15,10 @@ celery = Celery("pbem", include=["workers.tasks"])
 
 def configure(settings: Settings) -> None:
     settings.prepare()
+    # A process configured again (the tests switch brokers) must not go on publishing through
+    # the connection and producer pools it built for the previous broker.
+    celery._pool = None
+    celery.amqp._producer_pool = None
     celery.conf.update(
         broker_url=settings.broker_url,
         task_default_queue=settings.queue,
