@@ -6,7 +6,7 @@ import json
 import random
 from collections.abc import Iterator
 
-from engine import Game, State, new_game, state_from_json
+from engine import Game, State, state_from_json
 from engine.registry import game_class
 
 MAX_STEPS = 4000
@@ -80,7 +80,3 @@ def playout(game: Game, seed: int) -> State:
             check_notation(state, seat, action)
             state = state.play(seat, action).state
     raise AssertionError(f"no end after {MAX_STEPS} steps: {state.position()}")
-
-
-def new(name: str) -> Game:
-    return new_game(name)
