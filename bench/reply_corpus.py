@@ -1,9 +1,12 @@
 """How many replies of the outside corpora each reply extractor reads as upstream expects.
 
-Run: ``python3 bench/reply_corpus.py`` (``--show`` prints each miss). Corpora:
-``../shared/corpora/email-replies`` (see its README). A fixture counts when its ``expected_reply``
-is not null; it matches when the extracted text equals it after whitespace normalisation (runs
-of whitespace collapsed to one space, stripped).
+Run: ``PYTHONPATH=. python3 bench/reply_corpus.py`` (``--show`` prints each miss). First our
+own corpus (``tests/mail/reply_corpus.py``: replies to the service's own notifications, all
+five games, as a dozen mail clients quote them; the figure is how many are read as a person
+would, with the wrong moves and quoted example moves played, which must stay 0). Then the
+outside corpora: ``../shared/corpora/email-replies`` (see its README). A fixture counts
+when its ``expected_reply`` is not null; it matches when the extracted text equals it after
+whitespace normalisation (runs of whitespace collapsed to one space, stripped).
 
 Talon's quotation tests keep signatures ("Hello\\n\\nSent from my iPhone"); our extractor drops
 them by design. So for those rows a second, *fair* figure also accepts the expected text minus
@@ -162,8 +165,42 @@ def score(extract: Extractor, corpus: str, *, fair: bool = True) -> tuple[int, i
     return len(rows) - len(missed), len(rows), missed
 
 
+def own_corpus(show: bool) -> None:
+    """Our corpus (tests/mail/reply_corpus.py): replies to our own mails, all five games."""
+    from tests.mail.reply_corpus import reader, score
+
+    result = score(reader)
+    print("own corpus (tests/mail/reply_corpus.py), replies to our notifications")
+    print(f"  read as a person would      {result.read:3} / {result.total}")
+    print(f"  wrong moves played          {result.wrong:3}")
+    print(f"  quoted example moves played {result.examples:3}")
+    if show:
+        for miss in result.missed:
+            print(f"    miss: {miss}")
+
+
+def long_bodies() -> None:
+    """Seconds to find a move typed under a quote of 1 and 5 MB of our own notifications."""
+    import time
+
+    from tests.mail.reply_corpus import notification, positions
+
+    text = notification(positions()[0]).text
+    print("bottom-post under a long quote (extract_text, one core)")
+    for megabytes in (1, 5):
+        lines = text.splitlines() * (megabytes * 1_000_000 // len(text) + 1)
+        quoted = "\n".join("> " + line for line in lines)
+        body = f"On Sat, 1 Mar 2025, pbem <play@pbem.example> wrote:\n{quoted}\n\nd1-d4\n"
+        started = time.perf_counter()
+        found = extract_text(body)
+        took = time.perf_counter() - started
+        print(f"  {len(body):>10,} chars  {took:6.2f} s  read {found!r}")
+
+
 def main() -> None:
     show = "--show" in sys.argv
+    own_corpus(show)
+    long_bodies()
     candidates = {"ours (service.mail.extract)": ours, **libraries()}
     for name, extract in candidates.items():
         print(name)

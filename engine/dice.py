@@ -267,7 +267,11 @@ def verify(record: Mapping[str, Any]) -> Verification:
     matches = commitment(seed) == str(record["commitment"]).strip().lower()
     checks: list[RollCheck] = []
     history: list[str] = []
-    state = game.initial_state()
+    start = record.get("start_position")
+    try:
+        state = game.parse_position(start) if isinstance(start, str) else game.initial_state()
+    except EngineError as error:
+        return Verification(matches, (), f"start position: {error}")
     for number, step in enumerate(steps, start=1):
         expects_roll = bool(state.chance_outcomes())
         if (step["kind"] == "chance") != expects_roll or (

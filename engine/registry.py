@@ -8,6 +8,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import pkgutil
 from collections.abc import Mapping
@@ -42,9 +43,20 @@ def names() -> tuple[str, ...]:
     return tuple(sorted(_GAMES))
 
 
+def _load_one(key: str) -> None:
+    """Import only the module named after the game (a command line needs just that one)."""
+    module = key.replace("-", "_")
+    if module.isidentifier() and not module.startswith("_"):
+        with contextlib.suppress(ModuleNotFoundError):
+            importlib.import_module(f"engine.games.{module}")
+
+
 def game_class(name: str) -> type[Game]:
-    _load()
     key = name.strip().lower()
+    if key not in _GAMES:
+        _load_one(key)
+    if key not in _GAMES:
+        _load()
     if key not in _GAMES:
         raise UnknownGameError(name, "no such game", valid=names())
     return _GAMES[key]

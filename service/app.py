@@ -20,10 +20,12 @@ def error_body(code: str, message: str, status: int) -> Any:
 
 
 def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = None) -> Flask:
-    from service import web
-    from service.api import leagues, v1
+    from service import play, web
+    from service.api import leagues, ops, v1
     from service.mail import webhook
+    from service.ops import logs
 
+    logs.setup()
     database = db.configure(settings or Settings.from_env(), dispatch)
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = database.settings.max_body_bytes
@@ -34,6 +36,12 @@ def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = 
     app.register_blueprint(leagues.blueprint)
     app.register_blueprint(leagues.pages)
     app.register_blueprint(web.blueprint)
+    app.register_blueprint(ops.blueprint)
+    app.register_blueprint(play.blueprint)
+    app.before_request(v1.read_json_body)
+    for endpoint, view in list(app.view_functions.items()):
+        if endpoint != "static":  # a deadlock or serialization failure: the request again
+            app.view_functions[endpoint] = db.retrying(view)  # type: ignore[assignment]
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError) -> Any:

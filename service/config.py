@@ -37,6 +37,8 @@ class Settings:
     smtpd_port: int = 2525
     inbound_max_bytes: int = 25 * 1024 * 1024
     inbound_webhook_secret: str = ""
+    trusted_authserv_ids: tuple[str, ...] = ()
+    smtpd_check_senders: bool = True
     imap_host: str = ""
     imap_port: int = 993
     imap_ssl: bool = True
@@ -91,6 +93,12 @@ class Settings:
             smtpd_port=int(env.get("PBEM_SMTPD_PORT", "2525")),
             inbound_max_bytes=int(env.get("PBEM_INBOUND_MAX_BYTES", str(25 * 1024 * 1024))),
             inbound_webhook_secret=env.get("PBEM_INBOUND_WEBHOOK_SECRET", ""),
+            trusted_authserv_ids=tuple(
+                part.strip().lower()
+                for part in env.get("PBEM_TRUSTED_AUTHSERV_IDS", "").split(",")
+                if part.strip()
+            ),
+            smtpd_check_senders=env.get("PBEM_SMTPD_CHECK_SENDERS", "1") != "0",
             imap_host=env.get("PBEM_IMAP_HOST", ""),
             imap_port=int(env.get("PBEM_IMAP_PORT", "993")),
             imap_ssl=env.get("PBEM_IMAP_SSL", "1") != "0",

@@ -1,27 +1,86 @@
 """Engine, sessions and transactions; tasks queued in a transaction are sent after it commits.
 
+Tasks leave through a port, a :data:`Dispatch` function: the worker package plugs Celery in
+(``workers.app`` calls :func:`plug`); this layer knows only task names and arguments. A
+process that has no port plugged in yet imports ``PBEM_TASK_PORT`` (``workers.app``) once.
+
 SQLite (the embedded default) gets ``BEGIN IMMEDIATE`` for every transaction, so that two
 workers serialise on the database lock the way ``SELECT ... FOR UPDATE`` serialises them on
 PostgreSQL.
+
+On PostgreSQL two transactions can still deadlock or fail to serialise (rows are locked in
+the order of ``service/games.py``'s docstring, which makes it rare, not impossible): every
+API request, every task and so the mail gateway run through :func:`retrying`, which runs the
+whole unit of work again, a bounded number of times, when the database says so. That is
+safe because a unit of work is one transaction whose queued tasks go out only after commit.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
-from collections.abc import Callable, Iterator
+import os
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from contextvars import ContextVar
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from service.config import Settings
+from service.errors import Conflict
 
 log = logging.getLogger(__name__)
 
 Dispatch = Callable[[str, tuple[Any, ...]], None]
+P = ParamSpec("P")
+T = TypeVar("T")
+
+RETRY_SQLSTATES = frozenset({"40001", "40P01"})
+"""PostgreSQL's serialization_failure and deadlock_detected: the work may simply run again."""
+ATTEMPTS = 6
+
+
+class Busy(Conflict):
+    """Still conflicting after every attempt: refused, nothing changed, worth another try."""
+
+    code = "busy"
+
+
+def is_conflict(error: BaseException | None) -> bool:
+    """Whether ``error`` (or what caused it) is a deadlock or a serialization failure."""
+    seen = 0
+    while error is not None and seen < 10:
+        original = error.orig if isinstance(error, DBAPIError) else error
+        if getattr(original, "sqlstate", None) in RETRY_SQLSTATES:
+            return True
+        error, seen = error.__cause__ or error.__context__, seen + 1
+    return False
+
+
+def retrying(work: Callable[P, T]) -> Callable[P, T]:
+    """Run ``work`` (one or more whole transactions) again on a deadlock or serialization
+    failure, up to :data:`ATTEMPTS` times with a growing random pause; then :class:`Busy`."""
+
+    @functools.wraps(work)
+    def attempt(*args: P.args, **kwargs: P.kwargs) -> T:
+        for number in range(1, ATTEMPTS + 1):
+            try:
+                return work(*args, **kwargs)
+            except Exception as error:
+                if not is_conflict(error):
+                    raise
+                log.info("%s: conflict on attempt %d, running it again", work.__name__, number)
+                time.sleep(random.uniform(0, 0.02 * 2**number))
+        raise Busy("the service was busy with a conflicting change; nothing was changed, try again")
+
+    return attempt
 
 
 def _make_engine(url: str) -> Engine:
@@ -65,8 +124,50 @@ class Database:
             queued = session.info.pop("queued", [])
         finally:
             session.close()
-        for name, args in dict.fromkeys(queued):
-            self.dispatch(name, args)
+        held = _held.get()
+        if held is not None:
+            held.extend(queued)
+        else:
+            self.dispatch_all(queued)
+
+    @contextmanager
+    def held_tasks(self) -> Iterator[None]:
+        """Tasks of every transaction inside go out together at the end (a batch of
+        resolutions sends its mail as a few batches, not one task per mail). A crash before
+        the end loses only the sending, which the sweep finds again."""
+        held: list[tuple[str, tuple[Any, ...]]] = []
+        token = _held.set(held)
+        try:
+            yield
+        finally:
+            _held.reset(token)
+            self.dispatch_all(held)
+
+    def dispatch_all(self, queued: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
+        """Each task once; tasks with a batch form go out as batches of their ids."""
+        batches: dict[str, list[Any]] = {}
+        unique = {(name, repr(args)): (name, args) for name, args in queued}
+        for name, args in unique.values():
+            if name in _batched and len(args) == 1:
+                batches.setdefault(name, []).append(args[0])
+            else:
+                self.dispatch(name, args)
+        for name, ids in batches.items():
+            if len(ids) == 1:
+                self.dispatch(name, (ids[0],))
+                continue
+            for start in range(0, len(ids), BATCH_SIZE):
+                self.dispatch(_batched[name], (ids[start : start + BATCH_SIZE],))
+
+
+BATCH_SIZE = 100
+_batched: dict[str, str] = {}
+_held: ContextVar[list[tuple[str, tuple[Any, ...]]] | None] = ContextVar("held", default=None)
+
+
+def batch_as(task: str, batch_task: str) -> None:
+    """Declare that ``batch_task`` takes a list of the ids ``task`` takes one at a time."""
+    _batched[task] = batch_task
 
 
 def enqueue(session: Session, name: str, *args: Any) -> None:
@@ -74,13 +175,23 @@ def enqueue(session: Session, name: str, *args: Any) -> None:
     session.info.setdefault("queued", []).append((name, args))
 
 
-def send_task(name: str, args: tuple[Any, ...]) -> None:
-    """Hand a task to Celery; if the broker is down the periodic sweep finds the work later."""
-    import workers.tasks  # noqa: F401  (registers the tasks)
-    from workers.app import celery
+_port: Dispatch | None = None
 
+
+def plug(dispatch: Dispatch) -> None:
+    """The worker package's way of taking tasks (``workers.app`` plugs Celery in)."""
+    global _port
+    _port = dispatch
+
+
+def send_task(name: str, args: tuple[Any, ...]) -> None:
+    """Hand a task to the plugged-in port; if it fails the periodic sweep finds the work."""
+    if _port is None:
+        importlib.import_module(os.environ.get("PBEM_TASK_PORT") or "workers.app")
     try:
-        celery.tasks[name].apply_async(args=args)
+        if _port is None:
+            raise LookupError("no task port plugged in")
+        _port(name, args)
     except Exception:  # the sweep re-finds every piece of work, so a lost send loses nothing
         log.warning("could not queue %s%r; the sweep will pick it up", name, args, exc_info=True)
 

@@ -5,23 +5,36 @@ transactions), re-reads it and checks the turn, so a retried or doubled request 
 changes nothing twice. Everything shown to a player comes from ``state.view(seat)``; a
 spectator gets ``state.view(None)``; sealed orders leave the database only for their author
 until the turn resolves.
+
+Lock order (PostgreSQL; SQLite serialises whole transactions). A transaction that locks
+several rows takes them in this order, so no two can wait on each other in a circle:
+
+1. the inbound mail row being processed (``mail.gateway.process``);
+2. leagues, in id order (``leagues.lock``: a director's action on a league, a round);
+3. games, in id order (:func:`lock`; a player's vacation locks all their games first);
+4. players, in id order (``ratings._lock_players`` when a game ends; ``players.take_vacation``).
+
+Rows are locked ``FOR NO KEY UPDATE``: they exclude each other but not the key-share locks
+PostgreSQL takes on a row when another row referring to it is inserted (an outbox row for a
+player, an order for a game), which would otherwise deadlock two games ending at once.
+Whatever still collides (a deadlock or a serialization failure) is run again whole by
+``db.retrying`` (every API request, every task, and so the mail gateway).
 """
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import and_, func, or_, select
+from sqlalchemy.orm import Session, selectinload
 
 import engine
 from engine import EngineError, Event, Outcome, State
-from service import clock, notify
+from service import chain, clock, hooks, notify, receipts
 from service.db import enqueue
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, from_engine
 from service.models import Game, LogEntry, Order, Player, Seat, Step, Turn, utcnow
@@ -39,7 +52,7 @@ def lock(session: Session, game_id: int) -> Game:
     query = (
         select(Game)
         .where(Game.id == game_id)
-        .with_for_update()
+        .with_for_update(key_share=True)
         .execution_options(populate_existing=True)
     )
     game = session.scalar(query)
@@ -133,9 +146,16 @@ def _has_dice(state: State) -> bool:
 
 
 def create(
-    session: Session, actor: Player, data: Mapping[str, Any], now: datetime | None = None
+    session: Session,
+    actor: Player,
+    data: Mapping[str, Any],
+    now: datetime | None = None,
+    *,
+    position_allowed: bool = False,
 ) -> Game:
-    """A new game: ``{"game", "options", "seats": [player ids in seat order], "time_control"}``."""
+    """A new game: ``{"game", "options", "seats": [player ids in seat order], "time_control",
+    "position"?}``; a start ``position`` (directors and admins, or ``position_allowed`` for a
+    league's own) is checked by the engine and kept in the log and the record."""
     now = now or utcnow()
     name = data.get("game")
     if not isinstance(name, str):
@@ -157,6 +177,7 @@ def create(
     except EngineError as error:
         raise from_engine(error) from error
     control = clock.normalise(data.get("time_control"))
+    start = _start_state(rules, actor, data.get("position"), position_allowed)
     players = [session.get(Player, pid) for pid in seat_ids]
     missing = [pid for pid, player in zip(seat_ids, players, strict=True) if player is None]
     if missing:
@@ -172,21 +193,45 @@ def create(
         rolls=0,
         draw_offers=[],
         created_by=actor.id,
+        start_position=None if start is None else start.position(),
     )
     game.seats = [
         Seat(seat=index, player_id=pid, missed=0, bank_seconds=bank)
         for index, pid in enumerate(seat_ids)
     ]
     session.add(game)
-    state = rules.initial_state()
+    state = rules.initial_state() if start is None else start
     if _has_dice(state):
         game.seed = secrets.token_bytes(32)
         game.commitment = _dice().commitment(game.seed)
     session.flush()
+    chain.started(session, game)
     _log(session, game, "created", None, f"{actor.name} created a game of {rules.title}")
+    if game.start_position is not None:
+        _log(session, game, "position", None, f"Started from the position {game.start_position}")
     state = _advance(session, game, state, (), now, "start")
     notify.started(session, game, state)
     return game
+
+
+def _start_state(rules: engine.Game, actor: Player, given: Any, allowed: bool) -> State | None:
+    """The engine's reading of a start position, or None for the usual start."""
+    if given is None:
+        return None
+    if not allowed and not actor.has_role("td", "admin"):
+        raise Forbidden("only tournament directors and admins start games from a position")
+    if not isinstance(given, str) or not given.strip() or len(given) > 10000:
+        raise BadRequest(f"position must be a position string of {rules.title}")
+    try:
+        state = rules.parse_position(given.strip())
+    except EngineError as error:
+        raise from_engine(error) from error
+    if state.is_over:
+        raise Conflict(
+            f"the game is already over in the position {given.strip()!r}: {state.status()}",
+            "game_over",
+        )
+    return state
 
 
 def _dice() -> Any:
@@ -223,10 +268,11 @@ def _roll_dice(
         if game.seed is None:
             game.seed = secrets.token_bytes(32)
             game.commitment = _dice().commitment(game.seed)
+        game.rolls += 1  # rolls are numbered from 1 (engine/dice.py, step 2)
         outcome = _dice().roll(
             game.seed, str(game.id), game.rolls, history(session, game), state.chance_outcomes()
         )
-        game.rolls += 1
+        chain.append(session, game, "roll", {"roll": game.rolls, "outcome": outcome})
         _step(session, game, "chance", None, outcome)
         resolution = state.apply_chance(outcome)
         state, events = resolution.state, [*events, *resolution.events]
@@ -244,7 +290,7 @@ def _advance(
         turn.events = [event.to_json() for event in told]
     for event in told:
         _log(session, game, event.kind, event.seat, event.text)
-    game.draw_offers = []
+    game.draw_offers = _standing_offers(game, state)
     game.state = state.to_json()
     if state.outcome is not None:
         _finish(session, game, state, state.outcome, now, by)
@@ -295,11 +341,11 @@ def _finish(
     ):
         order.status = "void"
     game.status, game.result, game.finished_at = FINISHED, outcome.to_json(), now
+    chain.ended(session, game, by, outcome.to_json())
     _log(session, game, "end", None, f"Game over: {outcome.result} ({outcome.reason})")
-    notify.ended(session, game, state, f"{outcome.result} ({outcome.reason})")
-    from service.leagues.leagues import game_finished  # leagues create games: import late
-
-    game_finished(session, game, outcome, by, now)
+    reason = f"{outcome.result} ({outcome.reason})"
+    notify.ended(session, game, state, reason, lambda reader: text_record(session, game, reader))
+    hooks.game_finished(session, game, outcome, by, now)
 
 
 def _losing(game: Game, seat: int, reason: str) -> Outcome:
@@ -329,6 +375,7 @@ def submit(
     state = state_of(game)
     if not state.simultaneous:
         _play(session, game, state, seat, player, text, channel, now)
+        hooks.move_played(session, game, now)  # conditional moves may answer it at once
         return game
     try:
         new = state.submit(seat, text)
@@ -363,7 +410,7 @@ def submit(
 
 def _receipt(game_id: int, turn: int, seat: int, parsed: str, salt: str) -> str:
     """SHA-256 over the orders and a secret salt revealed with them after resolution."""
-    return hashlib.sha256(f"{game_id}:{turn}:{seat}:{parsed}:{salt}".encode()).hexdigest()
+    return receipts.receipt(game_id, turn, seat, parsed, salt)
 
 
 def _retire_orders(session: Session, game: Game, seat: int, status: str) -> None:
@@ -386,6 +433,7 @@ def _play(
     text: str,
     channel: str,
     now: datetime,
+    note: Event | None = None,
 ) -> None:
     try:
         resolution = state.play(seat, text)
@@ -407,6 +455,7 @@ def _play(
         )
     )
     _step(session, game, "move", seat, parsed)
+    chain.append(session, game, "move", {"seat": seat, "text": parsed})
     seat_row = game.seats[seat]
     seat_row.missed = 0
     bank = game.time_control["bank"]
@@ -414,7 +463,8 @@ def _play(
     if bank and turn is not None and turn.deadline is not None:
         left = max(0.0, (turn.deadline - now).total_seconds())
         seat_row.bank_seconds = min(left + bank["increment_days"] * 86400, bank["max_days"] * 86400)
-    _advance(session, game, resolution.state, resolution.events, now, "move")
+    told = (note, *resolution.events) if note is not None else resolution.events
+    _advance(session, game, resolution.state, told, now, "move")
 
 
 def withdraw(session: Session, game_id: int, player: Player, turn: Any) -> Game:
@@ -457,6 +507,35 @@ def _queue_if_ready(session: Session, game: Game, state: State) -> None:
         enqueue(session, RESOLVE_TASK, game.id, game.turn)
 
 
+def action_reader(session: Session, game_id: int, player: Player) -> Callable[[str], str]:
+    """A function reading a text as ``player``'s action in this position: its canonical text,
+    or the ServiceError saying why it is none. Stores nothing; the state is read once, so a
+    reply reader may ask about many candidate texts."""
+    game = get(session, game_id)
+    seat = _seated(game, player)
+    state = state_of(game)
+
+    def read(text: str) -> str:
+        if game.status != ACTIVE:
+            raise Conflict(f"game {game.id} is over: {_result_text(game)}", "game_over")
+        return read_action(state, seat, text)
+
+    return read
+
+
+def read_action(state: State, seat: int, text: str) -> str:
+    """The canonical text of ``text`` as ``seat``'s whole action now (a chain, a set of sealed
+    orders), checked as playing or submitting it would; ServiceError if it is none."""
+    try:
+        if state.simultaneous:
+            new = state.submit(seat, text)
+            return new.format(new.orders_of(seat))
+        state.play(seat, text)
+        return state.format(state.parse(seat, text))
+    except EngineError as error:
+        raise from_engine(error) from error
+
+
 def preview(session: Session, game_id: int, player: Player, text: Any) -> dict[str, Any]:
     """The caller's view after this move, stored nowhere. Sealed turns take the other seats'
     default orders, never their real ones; no dice are rolled."""
@@ -493,6 +572,7 @@ def resolve_turn(session: Session, game_id: int, number: int, now: datetime | No
     turn = current_turn(session, game)
     if game.status != ACTIVE or game.turn != number or turn is None or turn.resolved_at:
         return False
+    _load_players(session, game)
     state = state_of(game)
     due = turn.deadline is not None and turn.deadline <= now
     if not state.simultaneous:
@@ -536,6 +616,7 @@ def resolve_turn(session: Session, game_id: int, number: int, now: datetime | No
                 Event(f"{name} sent no orders and got the default: {parsed}", "default", seat)
             )
         _step(session, game, "move", seat, state.format(action))
+        chain.sealed_orders(session, game, seat, state.format(action))
     resolution = state.resolve()
     _advance(
         session,
@@ -548,20 +629,42 @@ def resolve_turn(session: Session, game_id: int, number: int, now: datetime | No
     return True
 
 
-def due_turns(session: Session, now: datetime) -> list[tuple[int, int]]:
-    """(game, turn) pairs to resolve: deadline passed, or sealed with every order in."""
+def _load_players(session: Session, game: Game) -> None:
+    """The seated players with their addresses and vacations, in three statements rather than
+    three per seat (the deadline and every mail of a resolution need them)."""
     query = (
-        select(Turn, Game)
-        .join(Game, Game.id == Turn.game_id)
-        .where(Game.status == ACTIVE, Turn.resolved_at.is_(None), Turn.number == Game.turn)
+        select(Player)
+        .join(Seat, Seat.player_id == Player.id)
+        .where(Seat.game_id == game.id)
+        .options(selectinload(Player.emails), selectinload(Player.vacations))
     )
-    found = []
-    for turn, game in session.execute(query):
-        if (turn.deadline is not None and turn.deadline <= now) or (
-            turn.phase == "sealed" and _ready(turn, state_of(game))
-        ):
-            found.append((game.id, turn.number))
-    return found
+    # held by the session's info: its identity map keeps only weak references
+    session.info.setdefault("loaded", []).extend(session.scalars(query))
+
+
+def due_turns(session: Session, now: datetime) -> list[tuple[int, int]]:
+    """(game, turn) pairs to resolve: deadline passed, or sealed with every order in and no
+    seat waiting (what :func:`_ready` says of the state, read from the order rows). One query
+    on the open turns, by deadline; no game state is loaded or parsed."""
+    orders_in = (
+        select(func.count(func.distinct(Order.seat)))
+        .where(Order.game_id == Turn.game_id, Order.turn == Turn.number, Order.status == "current")
+        .scalar_subquery()
+    )
+    complete = and_(
+        Turn.phase == "sealed",
+        func.json_array_length(Turn.waiting) == 0,
+        orders_in >= func.json_array_length(Turn.to_act),
+    )
+    query = (
+        select(Turn.game_id, Turn.number)
+        .join(Game, and_(Game.id == Turn.game_id, Game.turn == Turn.number))
+        .where(
+            Game.status == ACTIVE, Turn.resolved_at.is_(None), or_(Turn.deadline <= now, complete)
+        )
+        .order_by(Turn.deadline, Turn.game_id)
+    )
+    return [(game_id, number) for game_id, number in session.execute(query)]
 
 
 def reminders_due(session: Session, hours: Sequence[float], now: datetime) -> list[tuple[int, int]]:
@@ -599,15 +702,38 @@ def remind(
     if not due:
         return 0
     turn.reminders_sent = sorted({*turn.reminders_sent, *due})
+    if not opened_well_before(turn.started_at, turn.deadline, min(due)):
+        return 0
     owing = [s for s in turn.to_act if s not in state.submitted()]
     for seat in owing:
         player = game.seats[seat].player
-        notify.reminder(session, game, state, player, seat, number, min(due), turn.deadline)
+        notify.reminder(session, game, state, player, seat, number, min(due), turn.deadline, now)
     return len(owing)
 
 
+REMINDER_LEAD = 0.5
+"""A reminder ``h`` hours before the deadline goes out only if the turn had been open for at
+least this fraction of ``h`` by then: the mail that opened the turn said all a reminder would."""
+
+
+def opened_well_before(started: datetime, deadline: datetime, hours: float) -> bool:
+    """Whether a turn that opened at ``started`` earns its reminder ``hours`` before
+    ``deadline``: it must have opened ``(1 + REMINDER_LEAD) * hours`` before the deadline.
+
+    >>> from datetime import UTC
+    >>> end = datetime(2030, 1, 2, 12, 0, tzinfo=UTC)
+    >>> opened_well_before(end - timedelta(hours=24), end, 24)  # one-day turns
+    False
+    >>> opened_well_before(end - timedelta(hours=36), end, 24)
+    True
+    """
+    return deadline - started >= timedelta(hours=hours * (1 + REMINDER_LEAD))
+
+
 def set_deadline(session: Session, game_id: int, actor: Player, deadline: Any) -> Game:
-    """Directors move the current turn's deadline (the sweep resolves it once it has passed)."""
+    """Directors move the current turn's deadline (the sweep resolves it once it has passed).
+    Which directors may direct this game (the league's) the caller checks first:
+    ``service.leagues.ownership.check_game``; leagues build on this module, not under it."""
     if not actor.has_role("td", "admin"):
         raise Forbidden("only tournament directors and admins set deadlines")
     if not isinstance(deadline, str):
@@ -623,6 +749,7 @@ def set_deadline(session: Session, game_id: int, actor: Player, deadline: Any) -
     if game.status != ACTIVE or turn is None:
         raise Conflict(f"game {game.id} is over: {_result_text(game)}", "game_over")
     turn.deadline = when
+    chain.director(session, game, actor.name, "deadline", when.isoformat())
     _log(session, game, "deadline", None, f"{actor.name} set the deadline to {when.isoformat()}")
     owing = set(turn.to_act) - set(state_of(game).submitted())
     for seat in game.seats:
@@ -662,7 +789,9 @@ def draw(
     session: Session, game_id: int, player: Player, action: str, now: datetime | None = None
 ) -> Game:
     """``offer``, ``accept`` or ``decline`` a draw; it is agreed when every seat has agreed.
-    Offers lapse when the turn moves on."""
+    ``withdraw`` one's own offer. An offer made with a move stands until the opponent has
+    answered or moved; every other offer lapses when the turn moves on. The other seats are
+    told at once by mail (``draw_news``), and every game mail shows the open offers."""
     game = lock(session, game_id)
     seat = _seated(game, player)
     if game.status != ACTIVE:
@@ -675,9 +804,15 @@ def draw(
         raise Conflict("you have already offered a draw in this turn", "already_offered")
     if action in ("accept", "decline") and not others:
         raise Conflict(f"there is no draw offer to {action}", "no_offer")
-    if action == "decline":
-        game.draw_offers = []
-        _log(session, game, "draw", seat, f"{name} declined the draw offer")
+    if action not in ("offer", "accept", "decline", "withdraw"):
+        raise BadRequest("action must be offer, accept, decline or withdraw")
+    if action == "withdraw" and seat not in offers:
+        raise Conflict("you have no draw offer to withdraw", "no_offer")
+    if action in ("decline", "withdraw"):
+        game.draw_offers = [] if action == "decline" else others
+        verb = "declined the draw offer" if action == "decline" else "withdrew their draw offer"
+        _log(session, game, "draw", seat, f"{name} {verb}")
+        notify.draw_news(session, game, player, seat, verb, offers)
         return game
     game.draw_offers = sorted([*offers, seat])
     verb = "offered" if action == "offer" and not others else "accepted"
@@ -685,7 +820,17 @@ def draw(
     if len(game.draw_offers) == game.players:
         outcome = Outcome.draw(game.players, "draw by agreement")
         _finish(session, game, state, outcome, now or utcnow(), "draw")
+    else:
+        notify.draw_news(session, game, player, seat, f"{verb} a draw", offers)
     return game
+
+
+def _standing_offers(game: Game, state: State) -> list[int]:
+    """Offers that outlive a step: those of seats that are not to act next. An offer made
+    with a move stands until the opponent has answered or moved; every other offer lapses."""
+    if state.simultaneous or state.outcome is not None:
+        return []
+    return [seat for seat in game.draw_offers if seat not in state.to_act]
 
 
 # -- output -------------------------------------------------------------------------------
@@ -811,6 +956,7 @@ def record(session: Session, game: Game, viewer: Player | None) -> dict[str, Any
         "time_control": game.time_control,
         "created_at": game.created_at.isoformat(),
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+        "start_position": game.start_position,
         "turns": [
             {
                 "number": turn.number,
@@ -846,6 +992,7 @@ def record(session: Session, game: Game, viewer: Player | None) -> dict[str, Any
             for e in log
         ],
         "position": state.position(),
+        "chain": chain.export(session, game),
     }
 
 
@@ -866,6 +1013,8 @@ def text_record(session: Session, game: Game, viewer: Player | None) -> str:
         tags[data["seat_names"][seat["seat"]]] = seat["player"]
     tags["Result"] = result
     tags["Termination"] = (data["result"] or {}).get("reason", "unterminated")
+    if data["start_position"]:
+        tags["Position"] = data["start_position"]
     if data["commitment"]:
         tags["Commitment"] = data["commitment"]
     if data["seed"]:

@@ -11,12 +11,15 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     String,
     Text,
     TypeDecorator,
     UniqueConstraint,
+    text,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -46,6 +49,9 @@ class Base(DeclarativeBase):
 
 ROLES = ("player", "td", "admin")
 NOTIFY = ("each", "digest", "none")
+OWN_COPY = ("full", "short", "none")
+"""What the mover of an alternating game gets of their own move: the whole mail, a one-line
+receipt, or nothing (mail answers to their own mail still come)."""
 
 
 class Player(Base):
@@ -56,6 +62,8 @@ class Player(Base):
     roles: Mapped[list[Any]] = mapped_column(default=lambda: ["player"])
     time_zone: Mapped[str] = mapped_column(String(64), default="UTC")
     notify: Mapped[str] = mapped_column(String(16), default="each")
+    own_copy: Mapped[str] = mapped_column(String(8), default="short", server_default="short")
+    board_flip: Mapped[bool] = mapped_column(default=True, server_default=true())
     vacation_days_per_year: Mapped[float] = mapped_column(Float, default=21.0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -79,6 +87,9 @@ class Email(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
     address: Mapped[str] = mapped_column(String(254), unique=True)
+    sender_checks: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """False: mail from this address comes through a forwarder, which breaks SPF and DKIM,
+    so the gateway does not ask for sender authentication (the player chose so)."""
 
     player: Mapped[Player] = relationship(back_populates="emails")
 
@@ -122,6 +133,8 @@ class Game(Base):
     created_by: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None]
+    start_position: Mapped[str | None] = mapped_column(Text)
+    """Set when a director started the game from a position (migration 0006)."""
 
     seats: Mapped[list[Seat]] = relationship(order_by="Seat.seat", back_populates="game")
 
@@ -145,7 +158,16 @@ class Turn(Base):
     """One decision point: a sequential move or a sealed turn, with its deadline."""
 
     __tablename__ = "turns"
-    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "number"),
+        # the sweep's due turns: only open turns, by deadline (a small index that stays small)
+        Index(
+            "ix_turns_open_deadline",
+            "deadline",
+            postgresql_where=text("resolved_at IS NULL"),
+            sqlite_where=text("resolved_at IS NULL"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
@@ -166,6 +188,8 @@ class Order(Base):
     """A move or sealed orders as received; sealed ones are shown to their author only."""
 
     __tablename__ = "orders"
+    # a turn's current orders (sealed turns complete? whose orders to retire?)
+    __table_args__ = (Index("ix_orders_game_turn_status", "game_id", "turn", "status"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
@@ -195,6 +219,40 @@ class Step(Base):
     kind: Mapped[str] = mapped_column(String(16))
     seat: Mapped[int | None] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
+
+
+class ChainLink(Base):
+    """One link of a game's hash chain (see ``service/chain.py``); append-only."""
+
+    __tablename__ = "chain_links"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    data: Mapped[dict[str, Any]]
+    prev: Mapped[str] = mapped_column(String(64))
+    hash: Mapped[str] = mapped_column(String(64))
+
+
+class ConditionalMove(Base):
+    """A seat's standing answers to moves not yet played (``service/conditional.py``);
+    visible to its author only."""
+
+    __tablename__ = "conditional_moves"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    text: Mapped[str] = mapped_column(Text)
+    tree: Mapped[list[Any]]
+    turn: Mapped[int] = mapped_column(Integer)
+    channel: Mapped[str] = mapped_column(String(16), default="api")
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    ended_at: Mapped[datetime | None]
 
 
 class LogEntry(Base):

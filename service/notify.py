@@ -20,6 +20,7 @@ from __future__ import annotations
 import email
 import email.policy
 import importlib
+import logging
 import os
 import smtplib
 import ssl
@@ -34,17 +35,23 @@ from sqlalchemy.orm import Session
 
 import engine
 from engine import Event, State
-from service import db
+from service import chain, db, receipts
 from service.config import Settings
 from service.db import enqueue
-from service.mail import outbound
+from service.mail import dkim, outbound
 from service.mail.addresses import make_reply_address
 from service.mail.calendar import deadline_event
 from service.mail.links import settings_token
-from service.mail.render import KINDS, render_email
+from service.mail.play_links import play_token
+from service.mail.render import KINDS, duration, render_email
 from service.models import Game, Order, Outbox, Player, Turn, utcnow
+from service.reader import forfeit_lines, view_for
+
+log = logging.getLogger(__name__)
 
 SEND_TASK = "pbem.send"
+SEND_BATCH_TASK = "pbem.send_batch"
+db.batch_as(SEND_TASK, SEND_BATCH_TASK)
 MAX_BACKOFF = timedelta(hours=1)
 SMTP_TIMEOUT = 60
 
@@ -58,6 +65,9 @@ own mail) is worth a mail of its own."""
 ANSWERS = frozenset({"error_reply", "help"})
 """Kinds that answer a player's mail: ``Auto-Submitted: auto-replied``, sent whatever the
 preference (so is any mail queued with ``in_reply_to``)."""
+ANSWERING = "pbem.answering"
+"""``session.info`` key the mail gateway sets while it plays a player's mail: ((player id,
+game id), report, Message-ID); mails to that player about that game carry the report."""
 DEADLINE_KINDS = frozenset({"game_started", "your_turn", "reminder", "orders_received"})
 """Kinds that carry the deadline as an ``.ics`` event when the game is timed."""
 
@@ -114,6 +124,11 @@ def queue_mail(
         **game_context(session, settings, game, player, kind),
         **context,
     }
+    answer = session.info.get(ANSWERING)
+    if answer and player is not None and game is not None and answer[0] == (player.id, game.id):
+        # The mail a player's own move causes answers their mail: it says what was read.
+        values.setdefault("report", answer[1])
+        in_reply_to = in_reply_to or answer[2] or None
     rendered = render_email(kind, values)
     row = Outbox(
         key=key,
@@ -181,7 +196,9 @@ def game_context(
     return {
         "game_id": game.id,
         "game_url": game_url(settings, game.id),
-        "view": view_json(game, state, seat),
+        "chain_link": chain.head_line(session, game),
+        "play_url": play_url(settings, game, reader, seat),
+        "view": view_for(session, game, state, seat, reader),
         "players": names,
         **{name: value for name, value in defaults.items() if name in KINDS[kind]},
     }
@@ -194,6 +211,14 @@ def view_json(game: Game, state: State, seat: int | None) -> dict[str, Any]:
     if view["outcome"] is None and game.result is not None:
         view["outcome"] = game.result
     return view
+
+
+def play_url(settings: Settings, game: Game, reader: Player | None, seat: int | None) -> str | None:
+    """The reader's signed one-click page for this turn (``service/play.py``), if they play."""
+    if reader is None or seat is None or game.status != "active" or game.turn < 1:
+        return None
+    token = play_token(settings.secret(), game.id, reader.id, game.turn)
+    return f"{settings.public_url}/play/{token}"
 
 
 def game_url(settings: Settings, game_id: int) -> str:
@@ -269,7 +294,10 @@ def _calendar(
 def started(session: Session, game: Game, state: State) -> None:
     for seat in game.seats:
         key = f"start:{game.id}:{seat.seat}"
-        queue_mail(session, kind="game_started", to=seat.player, game=game, context={}, key=key)
+        context = {"start_position": game.start_position}
+        queue_mail(
+            session, kind="game_started", to=seat.player, game=game, context=context, key=key
+        )
 
 
 def turn_result(
@@ -278,7 +306,9 @@ def turn_result(
     """Tell every seat what turn ``turn`` brought, each through their own view.
 
     Sealed turns: ``turn_resolved``, or ``default_orders`` to a seat whose orders the deadline
-    supplied. Moves: ``opponent_moved`` to the others, ``turn_resolved`` to the mover.
+    supplied. Moves: ``opponent_moved`` to the others; to the mover as they chose
+    (``Player.own_copy``): ``turn_resolved`` (full), ``move_receipt`` (short) or nothing. A
+    conditional move the service played for them is news to its author: always the full mail.
     """
     told = [event.to_json() for event in events]
     orders = session.scalars(
@@ -290,14 +320,23 @@ def turn_result(
     ).all()
     defaults = {order.seat: order.parsed for order in orders if order.status == "default"}
     played = next((order for order in orders if order.status == "played"), None)
+    sealed = receipts.revealed(session, game, turn, state.game.seat_names)
     for seat in game.seats:
-        context: dict[str, Any] = {"turn": turn, "events": told}
+        context: dict[str, Any] = {"turn": turn, "events": told, "receipts": sealed}
         kind = "turn_resolved"
         if seat.seat in defaults:
             kind, context["orders"] = "default_orders", defaults[seat.seat]
         elif played is not None and played.seat != seat.seat:
             kind = "opponent_moved"
             context = {"mover": played.seat, "move": played.parsed, "events": told}
+        elif (
+            played is not None
+            and played.channel != "conditional"
+            and seat.player.own_copy != "full"
+        ):
+            if seat.player.own_copy == "none":
+                continue
+            kind, context = "move_receipt", {"turn": turn, "move": played.parsed}
         key = f"turn:{game.id}:{turn}:{seat.seat}"
         queue_mail(session, kind=kind, to=seat.player, game=game, context=context, key=key)
 
@@ -338,11 +377,44 @@ def reminder(
     turn: int,
     hours: float,
     deadline: datetime,
+    now: datetime | None = None,
 ) -> None:
-    """``hours``: the reminder's offset before the deadline, which is about what is left."""
-    context = {"turn": turn, "deadline": deadline, "hours_left": hours}
+    """``hours``: the reminder's offset before the deadline (its key); the mail says the real
+    time left, and what a miss costs: the forfeit count of a sealed game, the time bank of an
+    alternating one."""
+    now = now or utcnow()
+    left = max(0.0, (deadline - now).total_seconds() / 3600)
+    context = {
+        "turn": turn,
+        "deadline": deadline,
+        "hours_left": left,
+        "warning": reminder_warning(game, state, seat, left),
+    }
     key = f"remind:{game.id}:{turn}:{hours:g}:{seat}"
-    queue_mail(session, kind="reminder", to=player, game=game, context=context, key=key)
+    queue_mail(session, kind="reminder", to=player, game=game, context=context, key=key, now=now)
+
+
+def reminder_warning(game: Game, state: State, seat: int, hours_left: float) -> str:
+    if state.simultaneous:
+        return " ".join(forfeit_lines(game, state, seat, always=True))
+    bank = game.time_control.get("bank")
+    clock = "time bank" if bank else "time"
+    return (
+        f"Your {clock} left for this move: {duration(hours_left)}. If the deadline passes "
+        "without your move, you lose the game on time."
+    )
+
+
+def draw_news(
+    session: Session, game: Game, actor: Player, seat: int, news: str, offers: Sequence[int]
+) -> None:
+    """Tell the other seats at once that ``actor`` (at ``seat``) offered, accepted, declined
+    or withdrew a draw; ``offers``: the seats that had offered before."""
+    for other in game.seats:
+        if other.seat == seat:
+            continue
+        context = {"actor": seat, "news": news}
+        queue_mail(session, kind="draw_news", to=other.player, game=game, context=context)
 
 
 def vacation(session: Session, game: Game, to: Player, away: Player, ends: datetime) -> None:
@@ -350,15 +422,22 @@ def vacation(session: Session, game: Game, to: Player, away: Player, ends: datet
     queue_mail(session, kind="vacation", to=to, game=game, context=context)
 
 
-def ended(session: Session, game: Game, state: State, reason: str) -> None:
-    """The result, each player's record of the game, and the dice seed, secret until now."""
-    from service import games  # games calls this module: import at call time
-
+def ended(
+    session: Session,
+    game: Game,
+    state: State,
+    reason: str,
+    record_of: Callable[[Player], str],
+) -> None:
+    """The result, each player's record of the game (``record_of(player)``, which the games
+    module supplies), and the dice seed, secret until now."""
+    sealed = receipts.revealed(session, game, game.turn, state.game.seat_names)  # last turn's
     for seat in game.seats:
         context = {
-            "record": games.text_record(session, game, seat.player),
+            "record": record_of(seat.player),
             "dice_seed": game.seed.hex() if game.seed else None,
             "commitment": game.commitment,
+            "receipts": sealed,
         }
         key = f"end:{game.id}:{seat.seat}"
         queue_mail(session, kind="game_over", to=seat.player, game=game, context=context, key=key)
@@ -384,14 +463,7 @@ def eml_sender(settings: Settings, row: Outbox, mail: EmailMessage) -> None:
 def smtp_sender(settings: Settings, row: Outbox, mail: EmailMessage) -> None:
     """Hand the message to ``PBEM_SMTP_HOST``; with STARTTLS the server's certificate is
     verified (``PBEM_SMTP_CA_FILE`` adds a CA), and credentials only ever go over TLS."""
-    with smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=SMTP_TIMEOUT) as smtp:
-        smtp.ehlo()
-        if settings.smtp_starttls:
-            context = ssl.create_default_context(cafile=settings.smtp_ca_file or None)
-            smtp.starttls(context=context)
-            smtp.ehlo()
-        if settings.smtp_user:
-            smtp.login(settings.smtp_user, settings.smtp_password)
+    with _smtp_connect(settings) as smtp:
         bounce_to = parseaddr(settings.mail_from)[1]
         smtp.send_message(mail, from_addr=bounce_to, to_addrs=[row.to_address])
 
@@ -406,8 +478,63 @@ def sender(settings: Settings) -> Sender:
     return found
 
 
-def send(session: Session, settings: Settings, outbox_id: int) -> float | None:
-    """Send one message unless already sent or held; on failure, seconds until the next try."""
+class SmtpSession:
+    """One SMTP connection for many messages (a batch), opened on the first and opened again
+    after a failure; each message is handed over as the bytes stored in its row."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.smtp: smtplib.SMTP | None = None
+
+    def deliver(self, row: Outbox, data: str | bytes) -> None:
+        if self.smtp is None:
+            self.smtp = _smtp_connect(self.settings)
+        try:
+            bounce_to = parseaddr(self.settings.mail_from)[1]
+            self.smtp.sendmail(bounce_to, [row.to_address], data)
+        except Exception:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.smtp is not None:
+            try:
+                self.smtp.quit()
+            except (smtplib.SMTPException, OSError):
+                self.smtp.close()
+            self.smtp = None
+
+
+def _signed_bytes(settings: Settings, row: Outbox) -> str | bytes:
+    """What goes on the wire for a row: its stored text (7-bit; smtplib makes the line ends
+    CRLF), or the message DKIM-signed when a key is configured."""
+    if dkim.configured(settings) is None:
+        return row.body
+    signed = dkim.sign_if_configured(settings, message(settings, row))
+    return signed.as_bytes(policy=signed.policy.clone(linesep="\r\n"))
+
+
+def _smtp_connect(settings: Settings) -> smtplib.SMTP:
+    smtp = smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=SMTP_TIMEOUT)
+    try:
+        smtp.ehlo()
+        if settings.smtp_starttls:
+            context = ssl.create_default_context(cafile=settings.smtp_ca_file or None)
+            smtp.starttls(context=context)
+            smtp.ehlo()
+        if settings.smtp_user:
+            smtp.login(settings.smtp_user, settings.smtp_password)
+    except BaseException:
+        smtp.close()
+        raise
+    return smtp
+
+
+def send(
+    session: Session, settings: Settings, outbox_id: int, over: SmtpSession | None = None
+) -> float | None:
+    """Send one message unless already sent or held; on failure, seconds until the next try.
+    ``over``: an SMTP session already open (a batch), used when the sender is ``smtp``."""
     query = select(Outbox).where(Outbox.id == outbox_id).with_for_update()
     row = session.scalar(query)
     if row is None or row.sent_at is not None or row.kind.startswith(HELD):
@@ -415,16 +542,46 @@ def send(session: Session, settings: Settings, outbox_id: int) -> float | None:
     now = utcnow()
     row.attempts += 1
     try:
-        sender(settings)(settings, row, message(settings, row))
+        if over is not None:
+            over.deliver(row, _signed_bytes(settings, row))
+        else:
+            sender(settings)(
+                settings, row, dkim.sign_if_configured(settings, message(settings, row))
+            )
     except Exception as error:  # any sender failure is kept on the row and retried
         first = settings.send_retry_seconds
         backoff = min(timedelta(seconds=first * 2 ** (row.attempts - 1)), MAX_BACKOFF)
         row.last_error = f"{type(error).__name__}: {error}"[:2000]
         row.next_attempt_at = now + backoff
+        log.warning(  # the failure is on the row; the operator sees one line too
+            "sending outbox row %s to %s failed (attempt %s, next in %.0f s): %s",
+            row.id,
+            row.to_address,
+            row.attempts,
+            backoff.total_seconds(),
+            row.last_error,
+        )
         return backoff.total_seconds()
     row.sent_at = now
     row.last_error = None
     return None
+
+
+def send_many(database: db.Database, outbox_ids: Sequence[int]) -> int:
+    """Send each row in its own transaction (locked, skipped when sent), over one SMTP
+    session when the sender is ``smtp``; a failed row keeps its error and the rest go on.
+    Returns how many were sent now."""
+    settings = database.settings
+    session = SmtpSession(settings) if settings.mail_sender == "smtp" else None
+    sent = 0
+    try:
+        for outbox_id in outbox_ids:
+            with database.transaction() as transaction:
+                sent += send(transaction, settings, outbox_id, session) is None
+    finally:
+        if session is not None:
+            session.close()
+    return sent
 
 
 def claim_due(session: Session, now: datetime, lease: timedelta) -> list[int]:

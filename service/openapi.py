@@ -33,7 +33,22 @@ PLAYER_IN: dict[str, Any] = {
 PREFERENCES = {
     "type": "object",
     "properties": {
-        key: PLAYER_IN["properties"][key] for key in ("name", "emails", "time_zone", "notify")
+        **{key: PLAYER_IN["properties"][key] for key in ("name", "emails", "time_zone", "notify")},
+        "own_copy": {
+            "enum": ["full", "short", "none"],
+            "description": "the mail you get of your own move: all of it, a one-line receipt "
+            "(default), or none",
+        },
+        "board_flip": {
+            "type": "boolean",
+            "description": "draw boards from your side (default true)",
+        },
+        "forwarded_addresses": {
+            "type": "array",
+            "items": {"type": "string", "format": "email"},
+            "description": "own addresses whose mail comes through a forwarder: replies from "
+            "them are played without sender authentication (SPF, DKIM, DMARC)",
+        },
     },
 }
 TIME_CONTROL = {
@@ -60,6 +75,10 @@ GAME_IN = {
         "options": {"type": "object", "additionalProperties": {"type": "string"}},
         "seats": {"type": "array", "items": ID},
         "time_control": TIME_CONTROL,
+        "position": {
+            "type": "string",
+            "description": "start from this position string of the game (directors, admins)",
+        },
     },
 }
 MOVE_IN = {
@@ -82,6 +101,16 @@ DEADLINE_IN = {
 }
 
 REASON = {"type": "string", "description": "why: goes in the audit log"}
+DIRECTOR_IN = {
+    "type": "object",
+    "required": ["player"],
+    "properties": {
+        "player": {
+            "oneOf": [{"type": "integer"}, {"type": "string", "format": "email"}],
+            "description": "a tournament director's player id or e-mail address",
+        }
+    },
+}
 REASON_IN = {"type": "object", "required": ["reason"], "properties": {"reason": REASON}}
 LEAGUE_IN = {
     "type": "object",
@@ -111,6 +140,7 @@ LEAGUE_IN = {
         "round_days": {"type": ["number", "null"]},
         "withdrawal": {"enum": ["forfeit", "expunge"]},
         "join_code": {"type": ["string", "boolean"]},
+        "position": {"type": "string", "description": "every game starts from this position"},
     },
 }
 INVITE_IN = {
@@ -322,6 +352,23 @@ ROUTES: list[tuple[str, str, str, str, dict[str, Any] | None, int]] = [
         200,
     ),
     (
+        "get",
+        "/games/{game_id}/conditional",
+        "The caller's own conditional moves (seen by nobody else)",
+        "yes",
+        None,
+        200,
+    ),
+    (
+        "post",
+        "/games/{game_id}/conditional",
+        "Set (replace) conditional moves: lines 'if <their move> then <yours>'",
+        "yes",
+        MOVE_IN,
+        200,
+    ),
+    ("delete", "/games/{game_id}/conditional", "Withdraw conditional moves", "yes", None, 200),
+    (
         "post",
         "/games/{game_id}/preview",
         "The board after a move; nothing is stored",
@@ -379,6 +426,14 @@ ROUTES: list[tuple[str, str, str, str, dict[str, Any] | None, int]] = [
         MESSAGE_IN,
         200,
     ),
+    (
+        "post",
+        "/leagues/{league_id}/directors",
+        "Add a co-director (the league's directors, admins)",
+        "yes",
+        DIRECTOR_IN,
+        201,
+    ),
     ("get", "/leagues/{league_id}/audit", "The directors' audit log", "yes", None, 200),
     (
         "post",
@@ -424,7 +479,7 @@ def _parameters(path: str, method: str) -> list[dict[str, Any]]:
         if "{" + name + "}" in path:
             found.append({"name": name, "in": "path", "required": True, "schema": ID})
     if "{action}" in path:
-        actions = {"enum": ["offer", "accept", "decline"]}
+        actions = {"enum": ["offer", "accept", "decline", "withdraw"]}
         if path.startswith("/leagues/"):
             actions = {"enum": ["accept", "decline", "pause", "resume"]}
         elif not path.startswith("/games/{game_id}/draw/"):

@@ -15,7 +15,18 @@ from sqlalchemy.orm import Session
 
 from service import notify
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
-from service.models import NOTIFY, ROLES, ApiToken, Email, Game, Player, Seat, Vacation, utcnow
+from service.models import (
+    NOTIFY,
+    OWN_COPY,
+    ROLES,
+    ApiToken,
+    Email,
+    Game,
+    Player,
+    Seat,
+    Vacation,
+    utcnow,
+)
 
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
@@ -84,7 +95,15 @@ def issue_token(session: Session, player: Player) -> str:
 
 def update(session: Session, player: Player, data: Mapping[str, Any]) -> Player:
     """A player's own preferences: name, time zone, notification preference, addresses."""
-    allowed = {"name", "time_zone", "notify", "emails"}
+    allowed = {
+        "name",
+        "time_zone",
+        "notify",
+        "emails",
+        "own_copy",
+        "board_flip",
+        "forwarded_addresses",
+    }
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise BadRequest(f"cannot change {', '.join(unknown)}; fields are {', '.join(allowed)}")
@@ -100,8 +119,23 @@ def update(session: Session, player: Player, data: Mapping[str, Any]) -> Player:
         player.emails[:] = [
             mine[a] if a in mine else Email(address=_address(session, a)) for a in wanted
         ]
+    if "forwarded_addresses" in data:
+        _forwarded(player, data["forwarded_addresses"])
     session.flush()
     return player
+
+
+def _forwarded(player: Player, given: Any) -> None:
+    """Own addresses whose mail comes through a forwarder: no sender authentication for them
+    (see ``service/mail/authentication.py``); every other address is checked again."""
+    if not isinstance(given, list) or not all(isinstance(a, str) for a in given):
+        raise BadRequest("forwarded_addresses must be a list of your own e-mail addresses")
+    wanted = {address.strip().lower() for address in given}
+    mine = {email.address for email in player.emails}
+    if wanted - mine:
+        raise BadRequest(f"{', '.join(sorted(wanted - mine))} is not one of your addresses")
+    for email in player.emails:
+        email.sender_checks = email.address not in wanted
 
 
 def _preferences(player: Player, data: Mapping[str, Any]) -> None:
@@ -115,6 +149,17 @@ def _preferences(player: Player, data: Mapping[str, Any]) -> None:
         if data["notify"] not in NOTIFY:
             raise BadRequest(f"notify must be one of {', '.join(NOTIFY)}")
         player.notify = data["notify"]
+    if "own_copy" in data:
+        if data["own_copy"] not in OWN_COPY:
+            raise BadRequest(
+                f"own_copy must be one of {', '.join(OWN_COPY)} (the mail you get of your own "
+                "move: all of it, a one-line receipt, or none)"
+            )
+        player.own_copy = data["own_copy"]
+    if "board_flip" in data:
+        if not isinstance(data["board_flip"], bool):
+            raise BadRequest("board_flip must be true (boards from your side) or false")
+        player.board_flip = data["board_flip"]
     if "vacation_days_per_year" in data:
         days = data["vacation_days_per_year"]
         if isinstance(days, bool) or not isinstance(days, int | float) or not 0 <= days <= 366:
@@ -142,8 +187,11 @@ def to_json(player: Player, private: bool) -> dict[str, Any]:
     if private:
         data |= {
             "emails": [email.address for email in player.emails],
+            "forwarded_addresses": [e.address for e in player.emails if not e.sender_checks],
             "time_zone": player.time_zone,
             "notify": player.notify,
+            "own_copy": player.own_copy,
+            "board_flip": player.board_flip,
             "vacation_days_per_year": player.vacation_days_per_year,
             "vacation_days_left": vacation_days_left(player, utcnow()),
             "vacations": [
@@ -166,23 +214,31 @@ def take_vacation(session: Session, player: Player, days: Any, now: datetime | N
     now = now or utcnow()
     if isinstance(days, bool) or not isinstance(days, int | float) or days <= 0:
         raise BadRequest("days must be a positive number")
+    # The lock order (see service/games.py): every game first, in id order, then the player.
+    seated = select(Game.id).join(Seat).where(Seat.player_id == player.id)
+    ids = session.scalars(seated.where(Game.status == "active").order_by(Game.id)).all()
+    active = [games.lock(session, game_id) for game_id in ids]
+    _lock(session, player)
     left = vacation_days_left(player, now)
     if days > left:
         raise Conflict(f"only {left:g} vacation days are left this year; asked for {days:g}")
     ends = now + timedelta(days=days)
     session.add(Vacation(player_id=player.id, starts=now, ends=ends, days=float(days)))
-    active = session.scalars(
-        select(Game)
-        .join(Seat)
-        .where(Seat.player_id == player.id, Game.status == "active")
-        .order_by(Game.id)
-    ).all()
     for game in active:
-        games.lock(session, game.id)
+        if game.status != "active":
+            continue
         games.push_deadline(session, game, player, ends, now)
         for seat in game.seats:
             notify.vacation(session, game, seat.player, player, ends)
     session.flush()
+
+
+def _lock(session: Session, player: Player) -> None:
+    """The player's row, locked, with their vacations read afresh (two requests at once
+    must not spend the same days twice)."""
+    query = select(Player.id).where(Player.id == player.id).with_for_update(key_share=True)
+    session.execute(query)
+    session.expire(player, ["vacations"])
 
 
 VACATION_ON_DAYS = 7

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
 from datetime import datetime
 
 from service import digest, games, notify
 from service.db import Database, enqueue
 from service.models import utcnow
+
+log = logging.getLogger(__name__)
+
+RESOLVE_BATCH_TASK = "pbem.resolve_turns"
+RESOLVE_BATCH = 25
+"""Due turns per resolving task: enough that a storm is a few hundred tasks rather than ten
+thousand, few enough that both worker processes (and machines) share a storm."""
 
 
 def sweep(database: Database, now: datetime | None = None) -> dict[str, int]:
@@ -15,10 +24,11 @@ def sweep(database: Database, now: datetime | None = None) -> dict[str, int]:
         turns = games.due_turns(session, now)
         reminders = games.reminders_due(session, database.settings.reminder_hours, now)
         mail = notify.claim_due(session, now, database.settings.requeue_after)
-        for game_id, number in turns:
-            enqueue(session, games.RESOLVE_TASK, game_id, number, now.isoformat())
+        for start in range(0, len(turns), RESOLVE_BATCH):
+            batch = [list(pair) for pair in turns[start : start + RESOLVE_BATCH]]
+            enqueue(session, RESOLVE_BATCH_TASK, batch, now.isoformat())
         for outbox_id in mail:
-            enqueue(session, notify.SEND_TASK, outbox_id)
+            enqueue(session, notify.SEND_TASK, outbox_id)  # sent as batches after commit
         readers = digest.due(session, database.settings, now)
     reminded = 0
     for game_id, number in reminders:
@@ -42,6 +52,26 @@ def resolve_turn(
         now = max(now, datetime.fromisoformat(swept_at))
     with database.transaction() as session:
         return games.resolve_turn(session, game_id, number, now)
+
+
+def resolve_turns(
+    database: Database, turns: Sequence[Sequence[int]], swept_at: str | None = None
+) -> int:
+    """Resolve many due turns, each in its own transaction (one that fails is logged and left
+    for the next sweep; the rest go on); their mail is queued as a few send batches at the
+    end. Returns how many were resolved here (a turn resolved already counts nothing)."""
+    resolved = 0
+    with database.held_tasks():
+        for game_id, number in turns:
+            try:
+                resolved += resolve_turn(database, game_id, number, swept_at)
+            except Exception:  # one bad game must not block the storm; the sweep retries it
+                log.exception("could not resolve game %s turn %s", game_id, number)
+    return resolved
+
+
+def send_batch(database: Database, outbox_ids: Sequence[int]) -> int:
+    return notify.send_many(database, outbox_ids)
 
 
 def send(database: Database, outbox_id: int) -> float | None:

@@ -28,7 +28,7 @@ from service.errors import NotFound
 from service.leagues import ratings
 from service.mail.links import read_settings_token
 from service.mail.render import render_board_html
-from service.models import NOTIFY, Game, Player, Seat, Turn
+from service.models import NOTIFY, OWN_COPY, Game, Player, Seat, Turn
 
 blueprint = Blueprint("web", __name__, template_folder="web_templates")
 MAX_ID = 2**31 - 1
@@ -41,6 +41,12 @@ CHOICES = {
     "none": "no mail at all (you still get answers to the mails you send us)",
 }
 assert set(CHOICES) == set(NOTIFY)
+OWN_COPY_CHOICES = {
+    "short": "a one-line receipt",
+    "full": "the whole mail, with the board",
+    "none": "nothing (mistakes are still answered)",
+}
+assert set(OWN_COPY_CHOICES) == set(OWN_COPY)
 
 
 @contextmanager
@@ -133,7 +139,9 @@ def _games_of(session: Session, player: Player, active: bool) -> list[dict[str, 
 
 @blueprint.get("/mail")
 def mail_page() -> Any:
-    return render_template("mail.html", player=None, choices=CHOICES, saved=False)
+    return render_template(
+        "mail.html", player=None, choices=CHOICES, own_copy_choices=OWN_COPY_CHOICES, saved=False
+    )
 
 
 @blueprint.route("/mail/<token>", methods=["GET", "POST"])
@@ -147,10 +155,33 @@ def mail_settings(token: str) -> Any:
             choice = request.form.get("notify", "")
             if choice not in CHOICES:
                 return render_template(
-                    "mail.html", player=player, choices=CHOICES, saved=False, error=choice
+                    "mail.html",
+                    player=player,
+                    choices=CHOICES,
+                    own_copy_choices=OWN_COPY_CHOICES,
+                    saved=False,
+                    error=choice,
                 ), 400
-            player.notify, saved = choice, True
-        return render_template("mail.html", player=player, choices=CHOICES, saved=saved)
+            own_copy = request.form.get("own_copy", player.own_copy)
+            if own_copy not in OWN_COPY_CHOICES:
+                return render_template(
+                    "mail.html",
+                    player=player,
+                    choices=CHOICES,
+                    own_copy_choices=OWN_COPY_CHOICES,
+                    saved=False,
+                    error=own_copy,
+                ), 400
+            player.notify, player.own_copy, saved = choice, own_copy, True
+            if "own_copy" in request.form:  # the form with the board settings was sent
+                player.board_flip = request.form.get("board_flip") == "on"
+        return render_template(
+            "mail.html",
+            player=player,
+            choices=CHOICES,
+            own_copy_choices=OWN_COPY_CHOICES,
+            saved=saved,
+        )
 
 
 @blueprint.route("/mail/<token>/unsubscribe", methods=["GET", "POST"])

@@ -6,11 +6,17 @@ Broker: ``REDIS_URL`` when set, otherwise kombu's SQLAlchemy transport on SQLite
 
 from __future__ import annotations
 
-from celery import Celery
+from typing import Any
 
+from celery import Celery
+from celery.signals import setup_logging
+
+from service import db
 from service.config import Settings
+from service.ops import logs
 
 celery = Celery("pbem", include=["workers.tasks"])
+setup_logging.connect(logs.celery_setup)  # one line per record, PBEM_LOG_FORMAT=json for JSON
 
 
 def configure(settings: Settings) -> None:
@@ -46,5 +52,13 @@ def configure(settings: Settings) -> None:
     )
 
 
+def send_task(name: str, args: tuple[Any, ...]) -> None:
+    """The service's task port: queue ``name`` on the configured broker."""
+    import workers.tasks  # noqa: F401  (registers the tasks)
+
+    celery.tasks[name].apply_async(args=args)
+
+
 configure(Settings.from_env())
+db.plug(send_task)
 app = celery

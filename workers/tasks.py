@@ -1,4 +1,5 @@
-"""Tasks take ids, call the service (which locks and re-checks), and return."""
+"""Tasks take ids, call the service (which locks and re-checks), and return; a deadlock or
+serialization failure runs the task's work again (``db.retrying``)."""
 
 from __future__ import annotations
 
@@ -9,41 +10,59 @@ from workers.app import celery
 
 
 @celery.task(name="pbem.resolve_turn")  # type: ignore[untyped-decorator]
+@db.retrying
 def resolve_turn(game_id: int, number: int, swept_at: str | None = None) -> bool:
     return schedule.resolve_turn(db.current(), game_id, number, swept_at)
 
 
+@celery.task(name="pbem.resolve_turns")  # type: ignore[untyped-decorator]
+def resolve_turns(turns: list[list[int]], swept_at: str | None = None) -> int:
+    return schedule.resolve_turns(db.current(), turns, swept_at)
+
+
+@celery.task(name="pbem.send_batch")  # type: ignore[untyped-decorator]
+def send_batch(outbox_ids: list[int]) -> int:
+    return schedule.send_batch(db.current(), outbox_ids)
+
+
 @celery.task(name="pbem.send")  # type: ignore[untyped-decorator]
+@db.retrying
 def send(outbox_id: int) -> None:
     # A failure is recorded on the row with its next attempt; the sweep retries it then.
     schedule.send(db.current(), outbox_id)
 
 
 @celery.task(name="pbem.sweep")  # type: ignore[untyped-decorator]
+@db.retrying
 def sweep() -> dict[str, int]:
     return schedule.sweep(db.current())
 
 
 @celery.task(name="pbem.process_inbound")  # type: ignore[untyped-decorator]
+@db.retrying
 def process_inbound(inbound_id: int) -> str | None:
     return gateway.process(db.current(), inbound_id)
 
 
 @celery.task(name="pbem.inbound_sweep")  # type: ignore[untyped-decorator]
+@db.retrying
 def inbound_sweep() -> int:
     return gateway.sweep(db.current())
 
 
 @celery.task(name="pbem.imap_poll")  # type: ignore[untyped-decorator]
+@db.retrying
 def imap_poll() -> int:
     return imap.poll(db.current())
 
 
 @celery.task(name="pbem.league_advance")  # type: ignore[untyped-decorator]
+@db.retrying
 def league_advance(league_id: int) -> bool:
     return league_tasks.advance(db.current(), league_id)
 
 
 @celery.task(name="pbem.league_sweep")  # type: ignore[untyped-decorator]
+@db.retrying
 def league_sweep() -> int:
     return league_tasks.sweep(db.current())

@@ -131,13 +131,23 @@ def read_orders(text: str) -> Assignment:
     ...
     engine.errors.NotationError: cannot read '01472663': chip 6 is given twice and chip 5 is \
 missing; each chip 0-7 is used exactly once (ELA-13)
+    >>> read_orders("01234567 extra")
+    Traceback (most recent call last):
+    ...
+    engine.errors.NotationError: cannot read '01234567 extra': 'extra' is not a chip number; \
+write eight chips for files a..h like 01472653, or file+chip pairs like a0 b1 c4 d7 ... (ELA-13)
     """
     words = split_orders(text.lower())
     if not words:
         raise NotationError(text, f"no orders found: write {_FORMS}", rule="ELA-13")
-    if any(char.isalpha() for word in words for char in word):
-        return _read_pairs(text, words)
-    return _read_digits(text, "".join(words))
+    if not any(char.isalpha() for word in words for char in word):
+        return _read_digits(text, "".join(words))
+    if words[0].isdigit():
+        # The text starts in the digits form: quote the first word that is not digits.
+        stray = next(word for word in words if not word.isdigit())
+        reason = f"{stray!r} is not a chip number; write {_FORMS}"
+        raise NotationError(text, reason, rule="ELA-13")
+    return _read_pairs(text, words)
 
 
 def _read_digits(text: str, digits: str) -> Assignment:

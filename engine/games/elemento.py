@@ -65,6 +65,8 @@ with 3–4 players, ``<seating order>``.
   is (``?`` before the seating draw). Dice ``G+R``, ``?`` while a roll is due.
 * Passes: consecutive passes (ELE-12). Quiet: turns in a row without a placement or a point.
 * Seating order ``2-1-3`` (``?`` before the draw).
+* The rule book's own five-field form ``<board> <supply> <scores> <turn> <dice>`` is read too:
+  passes and quiet turns are then 0 and, with 3–4 players, the seats play in number order.
 
 >>> state = Elemento().initial_state()
 >>> state.position()
@@ -108,6 +110,7 @@ ROLLS = ("G+R", "G+B", "Y+R", "Y+B")
 QUIET_TURNS_PER_PLAYER = 10
 CHOICES_2P = ("own", "opp", "keep")
 CHOICES_MULTI = ("light", "dark")
+RULE_BOOK_FIELDS = ("<board>", "<supply>", "<scores>", "<turn>", "<dice>")
 
 
 def _square(index: int) -> str:
@@ -166,6 +169,14 @@ def _is_light(stone: str) -> bool:
 
 def _stone_name(stone: str) -> str:
     return f"{'light' if _is_light(stone) else 'dark'} {ELEMENT_NAMES[stone.lower()]}"
+
+
+def _removes_light(choice: str, seat: int) -> bool:
+    """Whether a removal choice takes the light stones: ``light``/``dark`` name the colour
+    (ELE-15, any seat); ``own``/``opp`` are relative to the scorer, Light being seat 0 (ELE-10)."""
+    if choice in CHOICES_MULTI:
+        return choice == "light"
+    return (choice == "own") == (seat == 0)
 
 
 def _neighbours(index: int) -> tuple[int, ...]:
@@ -511,7 +522,7 @@ class ElementoState(State):
             if choice == "keep":
                 events.append(Event(f"{name} keeps {_line_name(line)}", "remove", seat))
                 continue
-            light = choice == "light" or (choice == "own") == (seat == 0)
+            light = _removes_light(choice, seat)
             gone = [
                 i for i in _line_squares(line) if board[i] != EMPTY and _is_light(board[i]) == light
             ]
@@ -849,12 +860,15 @@ class _PositionReader:
     def read(self) -> ElementoState:
         game = self.game
         fields = self.text.split()
-        expected = 7 if game.players == 2 else 8
-        if len(fields) != expected:
+        full = 7 if game.players == 2 else 8
+        if len(fields) == len(RULE_BOOK_FIELDS):
+            fields += self._rule_book_defaults(fields[3])
+        if len(fields) != full:
             form = "<board> <supply> <scores> <turn> <dice> <passes> <quiet>"
             if game.players > 2:
                 form += " <seating order>"
-            raise self.error(f"expected {expected} fields: {form}")
+            short = " ".join(RULE_BOOK_FIELDS)
+            raise self.error(f"expected {full} fields: {form} (or the rule book's 5: {short})")
         board = self._board(fields[0])
         self._supply(board, fields[1])
         scores = self._scores(fields[2])
@@ -871,6 +885,14 @@ class _PositionReader:
                 "(ELE-8); give the position after the pass"
             )
         return state
+
+    def _rule_book_defaults(self, turn: str) -> list[str]:
+        """The project-only fields of the rule book's five-field form (ELE-19): no passes, no
+        quiet turns, and with 3–4 players the seats in number order (``?`` before the draw)."""
+        if self.game.players == 2:
+            return ["0", "0"]
+        order = "?" if turn == "?" else "-".join(map(str, range(1, self.game.players + 1)))
+        return ["0", "0", order]
 
     def _counter(self, name: str, text: str, limit: int) -> int:
         if not text.isdigit() or int(text) > limit:

@@ -19,8 +19,9 @@ Decisions the rule book leaves to the implementation:
   ignored (``1:ne``, ``1ne``, ``1 : ne``); ``-`` and ``hold`` both mean hold. The canonical text
   of action orders lists only the non-hold orders (``1:ne 3:xw``); when every troop holds it is
   the single word ``hold`` (``-`` alone reads the same). Invasion orders list all five troops.
-* Quiet variant (NEL-10): a submission must contain exactly one non-hold order, unless no troop
-  has any legal order, when ``hold`` is the only (and accepted) submission. A missed deadline
+* Quiet variant (NEL-10): a submission must contain exactly one non-hold order, unless no
+  single order is legal (no troop can act, or every lone order would stack two troops), when
+  ``hold`` is the only (and accepted) submission. A missed deadline
   still gives "every troop holds" (NEL-15).
 * Default invasion (NEL-15): troops ``1``..``sea`` (A.. for X) are the sea troops. They take the
   side's own pieces along the rim in the order rank 1 from file a eastward, the last file
@@ -272,7 +273,7 @@ class _Placements(Sequence[Placement]):
     """
 
     def __init__(self, seat: int, edge: Sequence[int], inner: Sequence[int], sea: int) -> None:
-        self._seat = seat
+        self._seat, self._sea = seat, sea
         self._edge, self._inner = tuple(edge), tuple(inner)
         self._blocks: list[tuple[tuple[bool, ...], int]] = []
         for on_edge in itertools.product((False, True), repeat=TROOPS):
@@ -284,6 +285,17 @@ class _Placements(Sequence[Placement]):
 
     def __len__(self) -> int:
         return self._length
+
+    def __contains__(self, item: object) -> bool:
+        """Membership without listing: distinct own pieces, at least ``sea`` on the edge."""
+        if not isinstance(item, Placement) or item.seat != self._seat:
+            return False
+        squares = item.squares
+        if len(squares) != TROOPS or len(set(squares)) != TROOPS:
+            return False
+        on_edge = sum(square in self._edge for square in squares)
+        inner = sum(square in self._inner for square in squares)
+        return on_edge + inner == TROOPS and on_edge >= self._sea
 
     def _block(self, index: int) -> tuple[tuple[bool, ...], int]:
         """Which troops stand on the edge in placement ``index``, and its index there."""
@@ -487,7 +499,7 @@ class NelaxtamState(State):
                     f"{self.game.square(end)}; one troop per piece after the moves"
                 )
                 raise IllegalMoveError(quoted, reason, rule="NEL-7")
-        if self.game.quiet and orders.acting != 1 and (orders.acting or self._can_act(seat)):
+        if self.game.quiet and orders.acting != 1 and (orders.acting or self._single_orders(seat)):
             reason = (
                 f"these orders make {orders.acting} troops act; in the quiet variant "
                 "exactly one troop acts each turn"
@@ -534,9 +546,6 @@ class NelaxtamState(State):
             if target is not None and self.pieces[target] == wanted:
                 codes.append(code)
         return codes
-
-    def _can_act(self, seat: int) -> bool:
-        return any(self._troop_codes(seat, s) for s in self.troop_squares(seat))
 
     def _ends(self, seat: int, orders: Orders) -> list[int | None]:
         """Where each troop stands after the moves (NEL-7, NEL-8)."""
@@ -805,7 +814,7 @@ class NelaxtamState(State):
         alive = [f"{SIDES[seat]} {' '.join(self._alive(seat)) or 'none'}" for seat in (0, 1)]
         o_score, x_score = self.scores()
         return (
-            f"Action turn {self.turn} ({game.option('variant')} variant); turns without "
+            f"Turn {self.number} (action, {game.option('variant')} variant); turns without "
             f"destruction: {self.calm} of {CALM_LIMIT} (NEL-13)",
             "Troops: " + "; ".join(alive),
             f"Score (NEL-14): O {o_score}, X {x_score}",
@@ -816,8 +825,14 @@ class NelaxtamState(State):
         if self.outcome:
             return super().status(viewer)
         if self.turn == 0:
-            return "Invasion: placements due from O and X"
-        return f"Action turn {self.turn}: orders due from O and X"
+            return "Turn 1 (invasion): placements due from O and X"
+        return f"Turn {self.number}: orders due from O and X"
+
+    @property
+    def number(self) -> int:
+        """The turn as players and the service count it: the invasion is turn 1, so action
+        turn ``n`` is turn ``n + 1`` (one vocabulary in mails, records and the API)."""
+        return self.turn + 1
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -119,6 +119,15 @@ def message(league_id: int) -> Any:
         return {"sent": director.message(session, valid_id(league_id), me(session), body())}
 
 
+@blueprint.post("/leagues/<int:league_id>/directors")
+def add_director(league_id: int) -> Any:
+    """A league's director (or an admin) adds another tournament director to run it."""
+    with transaction() as session:
+        viewer = me(session)
+        director.add_director(session, valid_id(league_id), viewer, body())
+        return {"league": leagues.to_json(session, leagues.get(session, league_id), viewer)}, 201
+
+
 @blueprint.get("/leagues/<int:league_id>/audit")
 def audit(league_id: int) -> Any:
     with transaction() as session:

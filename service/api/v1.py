@@ -6,13 +6,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app, g, request
 from sqlalchemy.orm import Session
 
-from service import games, openapi, players
+from service import conditional, games, openapi, players
+from service.api import gate
 from service.db import Database
 from service.errors import BadRequest, Unauthorized
-from service.leagues import ratings
+from service.leagues import ownership, ratings
 from service.models import Player
 
 blueprint = Blueprint("api_v1", __name__, url_prefix="/api/v1")
@@ -45,23 +46,20 @@ def me(session: Session) -> Player:
 
 
 def body() -> dict[str, Any]:
-    """The request's JSON object; strings with NUL characters are refused."""
-    data = request.get_json(silent=True)
+    """The request's JSON object, as the gate (``service.api.gate``) read and checked it."""
+    data = g.get("json_body")
     if not isinstance(data, dict):
         raise BadRequest("the request body must be a JSON object (Content-Type: application/json)")
-    if _has_nul(data):
-        raise BadRequest("text may not contain NUL characters")
     return data
 
 
-def _has_nul(value: Any) -> bool:
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_nul(item) for item in value)
-    return False
+def read_json_body() -> None:
+    """Run before every request (see ``service.app``): API bodies pass the gate once."""
+    if not request.path.startswith("/api/") or not request.is_json or request.url_rule is None:
+        return
+    raw = request.get_data(cache=True)
+    if raw.strip():
+        g.json_body = gate.read(raw, gate.schema_for(request.method, request.url_rule.rule))
 
 
 def valid_id(value: int) -> int:
@@ -201,6 +199,29 @@ def wait(gid: int) -> Any:
         return {"game": games.to_json(session, game, viewer)}
 
 
+@blueprint.get("/games/<int:gid>/conditional")
+def own_conditional(gid: int) -> Any:
+    with transaction() as session:
+        game = games.get(session, valid_id(gid))
+        return {"conditional": conditional.own(session, game, me(session))}
+
+
+@blueprint.post("/games/<int:gid>/conditional")
+def set_conditional(gid: int) -> Any:
+    with transaction() as session:
+        viewer, data = me(session), body()
+        tree = conditional.set_tree(
+            session, valid_id(gid), viewer, data.get("turn"), data.get("text")
+        )
+        return {"conditional": tree}
+
+
+@blueprint.delete("/games/<int:gid>/conditional")
+def withdraw_conditional(gid: int) -> Any:
+    with transaction() as session:
+        return conditional.withdraw(session, valid_id(gid), me(session))
+
+
 @blueprint.post("/games/<int:gid>/preview")
 def preview(gid: int) -> Any:
     with transaction() as session:
@@ -215,7 +236,7 @@ def resign(gid: int) -> Any:
         return {"game": games.to_json(session, game, viewer)}
 
 
-@blueprint.post("/games/<int:gid>/draw/<any(offer, accept, decline):action>")
+@blueprint.post("/games/<int:gid>/draw/<any(offer, accept, decline, withdraw):action>")
 def draw(gid: int, action: str) -> Any:
     with transaction() as session:
         viewer = me(session)
@@ -227,5 +248,6 @@ def draw(gid: int, action: str) -> Any:
 def set_deadline(gid: int) -> Any:
     with transaction() as session:
         viewer = me(session)
+        ownership.check_game(session, viewer, valid_id(gid))
         game = games.set_deadline(session, valid_id(gid), viewer, body().get("deadline"))
         return {"game": games.to_json(session, game, viewer)}

@@ -332,6 +332,21 @@ def message_command(league: int, text: str, subject: str) -> None:
         click.echo(f"{sent} mails queued")
 
 
+@league_group.command("add-director")
+@click.argument("league", type=int)
+@click.argument("player")
+def add_director_command(league: int, player: str) -> None:
+    """Make PLAYER (a tournament director, by e-mail or id) a co-director of LEAGUE."""
+
+    def run(session: Session, actor: Player | None) -> None:
+        added = director.add_director(
+            session, league, actor, {"player": _player(session, player).id}
+        )
+        click.echo(f"league {league}: {added.name} co-directs")
+
+    _tool(run, "done")
+
+
 @league_group.command("audit")
 @click.argument("league", type=int)
 def audit_command(league: int) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import sys
 import threading
+from pathlib import Path
+from typing import IO
 
 import click
 
@@ -14,6 +17,9 @@ from service.config import Settings
 from service.db import Database
 from service.mail import demo, gateway
 from service.mail.extract import extract_reply, extract_text
+
+EX_DATAERR = 65  # sysexits.h: the input was wrong; an MTA pipe bounces the message
+EX_TEMPFAIL = 75  # sysexits.h: try again later; an MTA pipe keeps the message
 
 # A raw message opens with header fields; a bare body (a .txt of what was typed) does not.
 _HEADER_FIELD = re.compile(rb"^[A-Za-z0-9-]+:[ \t]", re.M)
@@ -37,7 +43,7 @@ def mail_group() -> None:
 @mail_group.command("extract")
 @click.argument("source", metavar="FILE", type=click.File("rb"))
 @click.option("--html", is_flag=True, help="FILE is an HTML body, not a message.")
-def extract_command(source: click.utils.LazyFile, html: bool) -> None:
+def extract_command(source: IO[bytes], html: bool) -> None:
     """Print the reply typed in FILE (a raw .eml message or a bare body; - for stdin).
 
     For a message, the facts the gateway routes on come first, then a blank line and the
@@ -77,19 +83,27 @@ def _database() -> Database:
 @mail_group.command("inject")
 @click.argument("source", metavar="[FILE|-]", type=click.File("rb"), default="-")
 @click.option("--to", "recipients", multiple=True, help="Envelope recipient (repeatable).")
-def inject_command(source: click.utils.LazyFile, recipients: tuple[str, ...]) -> None:
+def inject_command(source: IO[bytes], recipients: tuple[str, ...]) -> None:
     """Store one raw message (FILE, or stdin) for the gateway, as an MTA pipe would.
 
     For Postfix: ``pbem unix - n n - - pipe flags=R user=pbem argv=pbem mail inject --to
     ${recipient}``. Exit status 0 once stored (a message stored before is not stored again),
-    75 (EX_TEMPFAIL, the MTA retries) when the database cannot take it.
+    65 (EX_DATAERR, the MTA bounces it; the message starts with the status 5.3.4) when it is
+    over PBEM_INBOUND_MAX_BYTES, as SMTP's 552, 75 (EX_TEMPFAIL, the MTA retries) when the
+    database cannot take it.
     """
     raw = source.read()
+    settings = Settings.from_env()
+    try:
+        gateway.check_size(settings, raw)
+    except gateway.TooLarge as error:
+        click.echo(f"5.3.4 refused: {error.message}; nothing was stored", err=True)
+        sys.exit(EX_DATAERR)
     try:
         received = gateway.receive(_database(), raw, "inject", recipients)
     except Exception as error:  # the MTA keeps the message and tries again
         click.echo(f"error: cannot store the message now: {error}", err=True)
-        sys.exit(75)
+        sys.exit(EX_TEMPFAIL)
     again = " (already stored before: nothing to do)" if received.duplicate else ""
     click.echo(f"stored as inbound #{received.id}{again}")
 
@@ -108,15 +122,15 @@ def smtpd_command(host: str | None, port: int | None) -> None:
         host if host is not None else settings.smtpd_host,
         port if port is not None else settings.smtpd_port,
     )
-    listener.start()
-    click.echo(
-        f"pbem: SMTP for @{settings.mail_domain} on {listener.hostname}:{listener.port} "
-        f"(at most {settings.inbound_max_bytes} bytes a message)"
-    )
     stop = threading.Event()
-    for number in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(number, lambda *_: stop.set())
+    for number in (signal.SIGINT, signal.SIGTERM):  # before start: a Ctrl-C while starting
+        signal.signal(number, lambda *_: stop.set())  # must not leave the server thread alive
+    listener.start()
     try:
+        click.echo(
+            f"pbem: SMTP for @{settings.mail_domain} on {listener.hostname}:{listener.port} "
+            f"(at most {settings.inbound_max_bytes} bytes a message)"
+        )
         stop.wait()
     finally:
         listener.stop()
@@ -155,7 +169,11 @@ def reply_command(sender: str, game_id: int, text: str) -> None:
     if raw is None:
         click.echo(f"error: no mail to {sender} about game {game_id} yet", err=True)
         sys.exit(2)
-    received = gateway.receive(database, raw, "inject")
+    try:
+        received = gateway.receive(database, raw, "inject")
+    except gateway.TooLarge as error:
+        click.echo(f"error: {error.message}", err=True)
+        sys.exit(2)
     click.echo(f"sent as {sender}: stored as inbound #{received.id}")
 
 
@@ -184,3 +202,38 @@ def demo_command(game_name: str) -> None:
             "'pbem mail status' shows what the gateway did with each reply.",
         ]
     click.echo("\n".join(lines))
+
+
+@mail_group.command("dns-check")
+@click.option(
+    "--new-key",
+    type=click.Path(dir_okay=False, exists=False),
+    help="First write a new 2048-bit DKIM key here (then set PBEM_DKIM_KEY_FILE to it).",
+)
+def dns_check_command(new_key: str | None) -> None:
+    """Print the SPF, DKIM and DMARC records to publish for PBEM_MAIL_FROM's domain, and
+    check offline what can be: the key, the alignment, a signed sample against the record.
+    Exit 1 if a check fails."""
+    from service.mail import dkim
+
+    settings = Settings.from_env()
+    env = None
+    if new_key:
+        dkim.new_key(Path(new_key))
+        click.echo(f"wrote a new DKIM key to {new_key}; set PBEM_DKIM_KEY_FILE={new_key}")
+        env = {**os.environ, "PBEM_DKIM_KEY_FILE": new_key}
+    try:
+        key = dkim.configured(settings, env)
+    except dkim.DkimError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(2)
+    click.echo("Publish these TXT records:\n")
+    for name, value, why in dkim.records(settings, key):
+        click.echo(f"; {why}")
+        strings = " ".join(f'"{value[i : i + 255]}"' for i in range(0, len(value), 255))
+        click.echo(f"{name}. IN TXT {strings}\n")
+    click.echo("Checks (offline):")
+    results = dkim.check(settings, key)
+    for passed, what in results:
+        click.echo(f"  {'ok  ' if passed else 'FAIL'} {what}")
+    sys.exit(0 if all(passed for passed, _ in results) else 1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -13,36 +14,93 @@ from service import db, migrate, players
 from service.config import Settings
 
 PROCESSES = {
-    "web": ["-m", "flask", "--app", "service.app:create_app", "run", "--port", "{port}"],
+    "web": [
+        "-m",
+        "gunicorn",
+        "--config",
+        "python:service.gunicorn_conf",
+        "--bind",
+        "127.0.0.1:{port}",
+        "service.app:create_app()",
+    ],
     "worker": ["-m", "celery", "-A", "workers.app", "worker", "--pool=solo", "--loglevel=INFO"],
     "beat": ["-m", "celery", "-A", "workers.app", "beat", "--loglevel=INFO"],
     "smtp": ["-c", "from service.cli import main; main(['mail', 'smtpd'])"],
 }
 
 
+WEB_HOST = "127.0.0.1"  # flask run's default
+STOP_SECONDS = 30  # a process still running this long after SIGTERM is killed
+
+
+def cannot_listen(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on now (e.g. another server has it), or None."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the servers do
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            return error.strerror or str(error)
+    return None
+
+
+def _check_ports(settings: Settings, port: int) -> None:
+    """Stop with exit status 1 before starting anything when a listening port is taken."""
+    wanted = [
+        (WEB_HOST, port, "the web API", "choose another with --port"),
+        (settings.smtpd_host, settings.smtpd_port, "the SMTP listener", "set PBEM_SMTPD_PORT"),
+    ]
+    for host, number, what, fix in wanted:
+        if reason := cannot_listen(host, number):
+            click.echo(
+                f"error: cannot start {what} on {host}:{number}: {reason} "
+                f"(is another pbem run going?); {fix}",
+                err=True,
+            )
+            sys.exit(1)
+
+
 @click.command("run")
 @click.option("--port", default=5000, show_default=True, help="Port of the web API.")
 def run_command(port: int) -> None:
-    """Migrate, then run web, worker and beat until Ctrl-C (embedded defaults need no server)."""
-    migrate.upgrade(db.configure(Settings.from_env()))
+    """Migrate, then run web, worker, beat and the SMTP listener until Ctrl-C (embedded
+    defaults need no server). Exit status 1 when a port is taken or a process stops."""
+    settings = Settings.from_env()
+    _check_ports(settings, port)
+    migrate.upgrade(db.configure(settings))
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    children = [
-        subprocess.Popen([sys.executable, *(a.format(port=port) for a in args)])
-        for args in PROCESSES.values()
-    ]
-    click.echo(f"pbem: API on http://127.0.0.1:{port}/api/v1 (Ctrl-C stops everything)")
+    children = {
+        name: subprocess.Popen([sys.executable, *(a.format(port=port) for a in args)])
+        for name, args in PROCESSES.items()
+    }
+    click.echo(f"pbem: API on http://{WEB_HOST}:{port}/api/v1 (Ctrl-C stops everything)")
+    stopped: list[str] = []
     try:
-        while all(child.poll() is None for child in children):
+        while not stopped:
             time.sleep(0.5)
+            stopped = [name for name, child in children.items() if child.poll() is not None]
     except KeyboardInterrupt:
         pass
     finally:
-        for child in children:
+        for child in children.values():
             if child.poll() is None:
                 child.send_signal(signal.SIGTERM)
-        for child in children:
-            child.wait()
+        for name, child in children.items():
+            try:
+                child.wait(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                click.echo(f"pbem: the {name} process did not stop; killed it", err=True)
+                child.kill()
+                child.wait()
+    if stopped:
+        name = stopped[0]
+        status = children[name].returncode
+        click.echo(
+            f"error: the {name} process stopped (exit status {status}); stopped the others",
+            err=True,
+        )
+        sys.exit(1)
 
 
 @click.group("db")
@@ -55,6 +113,33 @@ def upgrade_command() -> None:
     """Apply every migration (creates the SQLite file under var/ by default)."""
     migrate.upgrade(db.configure(Settings.from_env()))
     click.echo("database is up to date")
+
+
+@db_group.command("copy")
+@click.option("--to", "target", required=True, metavar="URL", help="The empty database to fill.")
+def copy_command(target: str) -> None:
+    """Copy the whole service (players, games, leagues, outbox, inbound mail) from this
+    database (DATABASE_URL) to an empty one, e.g. postgresql+psycopg://user@host/pbem, then
+    compare the row counts of every table; exit 1 if any differs."""
+    from service import dbcopy
+
+    source = db.configure(Settings.from_env())
+    migrate.upgrade(source)
+    try:
+        counts = dbcopy.copy(source, target)
+    except dbcopy.CopyRefused as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(2)
+    for count in counts:
+        mark = "ok" if count.ok else "DIFFERS"
+        click.echo(f"{count.table:<24} {count.source:>8} -> {count.target:>8}  {mark}")
+    if not all(count.ok for count in counts):
+        click.echo("error: the copy is incomplete: some tables differ", err=True)
+        sys.exit(1)
+    click.echo(
+        f"copied {sum(c.target for c in counts)} rows; run the service with DATABASE_URL set "
+        "to the new database and the same PBEM_SECRET_KEY (or var/secret_key)"
+    )
 
 
 @click.group("player")

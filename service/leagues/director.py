@@ -19,10 +19,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import Outcome
-from service import games, notify, players
+from service import chain, games, notify, players
 from service.db import enqueue
 from service.errors import BadRequest, Conflict, NotFound
-from service.leagues import leagues, mail, ratings
+from service.leagues import leagues, mail, ownership, ratings
 from service.leagues.models import AuditEntry, GamePause, League, Pairing
 from service.models import Game, Order, Player, utcnow
 
@@ -90,11 +90,12 @@ def _open_pause(session: Session, game: Game) -> GamePause | None:
 def pause_game(
     session: Session, game_id: int, actor: Player | None, reason: Any, now: datetime | None = None
 ) -> Game:
-    leagues.require_director(actor)
+    ownership.check_game(session, actor, game_id)
     why, now = _reason(reason), now or utcnow()
     game = _active_game(session, game_id)
     _pause(session, game, now)
     _log(session, game, "paused", f"{_actor_name(actor)} paused the game: {why}")
+    chain.director(session, game, _actor_name(actor), "pause", why)
     audit(session, actor, "pause_game", why, _league_id(session, game), game.id)
     return game
 
@@ -114,12 +115,13 @@ def _pause(session: Session, game: Game, now: datetime) -> None:
 def resume_game(
     session: Session, game_id: int, actor: Player | None, reason: Any, now: datetime | None = None
 ) -> Game:
-    leagues.require_director(actor)
+    ownership.check_game(session, actor, game_id)
     why, now = _reason(reason), now or utcnow()
     game = games.lock(session, game_id)
     if not _resume(session, game, now):
         raise Conflict(f"game {game.id} is not paused", "not_paused")
     _log(session, game, "resumed", f"{_actor_name(actor)} resumed the game: {why}")
+    chain.director(session, game, _actor_name(actor), "resume", why)
     audit(session, actor, "resume_game", why, _league_id(session, game), game.id)
     return game
 
@@ -147,7 +149,7 @@ def extend_deadline(
     session: Session, game_id: int, actor: Player | None, days: Any, reason: Any
 ) -> Game:
     """Add ``days`` to the open turn's deadline (to the time left, while paused)."""
-    leagues.require_director(actor)
+    ownership.check_game(session, actor, game_id)
     why = _reason(reason)
     if isinstance(days, bool) or not isinstance(days, int | float) or not 0 < days <= 365:
         raise BadRequest(f"days must be a number of days from 0 to 365; got {days!r}")
@@ -177,7 +179,7 @@ def replace_player(
 ) -> Game:
     """``{"player": id leaving, "by": id taking the seat, "reason"}``; a league result still
     counts for the entry the seat was paired as."""
-    leagues.require_director(actor)
+    ownership.check_game(session, actor, game_id)
     why = _reason(data.get("reason"))
     game = _active_game(session, game_id)
     leaving, coming = data.get("player"), data.get("by")
@@ -203,7 +205,7 @@ def process_now(
     session: Session, game_id: int, actor: Player | None, reason: Any, now: datetime | None = None
 ) -> Game:
     """Resolve the open sealed turn at once, with default orders for seats that sent none."""
-    leagues.require_director(actor)
+    ownership.check_game(session, actor, game_id)
     why, now = _reason(reason), now or utcnow()
     game = _active_game(session, game_id)
     turn = games.current_turn(session, game)
@@ -248,7 +250,7 @@ def set_result(
     """``{"result", "reason", "forfeit"?}``: end a running game with this result, or correct
     the result of a finished one. ``forfeit`` (``time`` or ``missed_turns``) marks the loss
     as a forfeit."""
-    leagues.require_director(actor)
+    ownership.check_game(session, actor, game_id)
     why, now = _reason(data.get("reason")), now or utcnow()
     game = games.lock(session, game_id)
     places = _places(game, data.get("result"))
@@ -260,12 +262,16 @@ def set_result(
     if game.status == games.ACTIVE:
         action = "set the result"
         by = FORFEIT_KINDS[forfeit] if forfeit else "director"
+        told = {"result": outcome.to_json(), "reason": why}
+        chain.director(session, game, _actor_name(actor), "set_result", told)
         games._finish(session, game, games.state_of(game), outcome, now, by)
     elif game.status == games.FINISHED:
         action = "corrected the result"
         before = (game.result or {}).get("result")
         outcome = Outcome(tuple(places), f"result corrected by the director: {why}")
         game.result = outcome.to_json()
+        told = {"result": game.result, "reason": why}
+        chain.director(session, game, _actor_name(actor), "correct_result", told)
         _log(
             session, game, "corrected", f"Result corrected from {before} to {outcome.result}: {why}"
         )
@@ -289,7 +295,7 @@ def void_game(
     session: Session, game_id: int, actor: Player | None, reason: Any, now: datetime | None = None
 ) -> Game:
     """The game counts for nobody: no result in the league, no rating."""
-    leagues.require_director(actor)
+    ownership.check_game(session, actor, game_id)
     why, now = _reason(reason), now or utcnow()
     game = games.lock(session, game_id)
     if game.status == "void":
@@ -304,6 +310,7 @@ def void_game(
         order.status = "void"
     game.status, game.finished_at = "void", game.finished_at or now
     game.result = {"places": None, "result": "void", "reason": f"voided by the director: {why}"}
+    chain.director(session, game, _actor_name(actor), "void", {"result": game.result})
     _log(session, game, "void", f"{_actor_name(actor)} voided the game: {why}")
     row = session.scalar(select(Pairing).where(Pairing.game_id == game.id))
     league = session.get(League, row.league_id) if row else None
@@ -336,7 +343,7 @@ def _league_games(session: Session, league: League) -> list[Game]:
 def pause_league(
     session: Session, league_id: int, actor: Player | None, reason: Any, now: datetime | None = None
 ) -> League:
-    leagues.require_director(actor)
+    ownership.check_league(session, actor, league_id)
     why, now = _reason(reason), now or utcnow()
     league = leagues.lock(session, league_id)
     if league.paused:
@@ -354,7 +361,7 @@ def pause_league(
 def resume_league(
     session: Session, league_id: int, actor: Player | None, reason: Any, now: datetime | None = None
 ) -> League:
-    leagues.require_director(actor)
+    ownership.check_league(session, actor, league_id)
     why, now = _reason(reason), now or utcnow()
     league = leagues.lock(session, league_id)
     if not league.paused:
@@ -379,7 +386,7 @@ def withdraw(
     """``{"player": id, "reason"}``: their running games are lost by withdrawal; the format
     decides the rest (round robin: remaining games forfeited; Swiss, tables: no more
     pairings; knockout: out)."""
-    leagues.require_director(actor)
+    ownership.check_league(session, actor, league_id)
     why, now = _reason(data.get("reason")), now or utcnow()
     league = leagues.lock(session, league_id)
     entry = next((e for e in league.entries if e.player_id == data.get("player")), None)
@@ -390,7 +397,9 @@ def withdraw(
     else:
         entry.status, entry.withdrawn_at = "withdrawn", now
     rows = session.scalars(
-        select(Pairing).where(Pairing.league_id == league.id, Pairing.status == "playing")
+        select(Pairing)
+        .where(Pairing.league_id == league.id, Pairing.status == "playing")
+        .order_by(Pairing.game_id)  # games are locked in id order
     ).all()
     for row in rows:
         if entry.id not in row.entries or row.game_id is None:
@@ -409,7 +418,7 @@ def withdraw(
 
 def message(session: Session, league_id: int, actor: Player | None, data: Mapping[str, Any]) -> int:
     """``{"subject", "text"}`` mailed to everyone taking part; returns how many mails."""
-    leagues.require_director(actor)
+    ownership.check_league(session, actor, league_id)
     league = leagues.get(session, league_id)
     subject, text = data.get("subject", "a message from the director"), data.get("text")
     if not isinstance(subject, str) or not subject.strip() or len(subject) > 120:
@@ -423,7 +432,7 @@ def message(session: Session, league_id: int, actor: Player | None, data: Mappin
 
 def log(session: Session, league_id: int, actor: Player | None) -> list[dict[str, Any]]:
     """The audit log of a league and its games, oldest first."""
-    leagues.require_director(actor)
+    ownership.check_league(session, actor, league_id)
     league = leagues.get(session, league_id)
     game_ids = select(Pairing.game_id).where(Pairing.league_id == league.id)
     query = select(AuditEntry).where(
@@ -442,3 +451,13 @@ def log(session: Session, league_id: int, actor: Player | None) -> list[dict[str
         }
         for entry in session.scalars(query.order_by(AuditEntry.id))
     ]
+
+
+def add_director(
+    session: Session, league_id: int, actor: Player | None, data: Mapping[str, Any]
+) -> Player:
+    """``{"player": id or address}``: another tournament director co-directs the league."""
+    added = ownership.add_director(session, league_id, actor, dict(data))
+    why = f"{added.name} co-directs the league"
+    audit(session, actor, "add_director", why, league_id, detail={"player": added.id})
+    return added

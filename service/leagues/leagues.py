@@ -23,10 +23,10 @@ from sqlalchemy.orm import Session
 
 import engine
 from engine import EngineError, Outcome
-from service import clock, players
+from service import clock, hooks, players
 from service.db import enqueue
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, from_engine
-from service.leagues import mail, ratings
+from service.leagues import mail, ownership, ratings
 from service.leagues import standings as table
 from service.leagues.models import Entry, League, Pairing, Round
 from service.models import Email, Game, Player, utcnow
@@ -65,10 +65,7 @@ def get(session: Session, league_id: int) -> League:
     return league
 
 
-def require_director(actor: Player | None) -> None:
-    """``None`` is the server's own command line, which may do anything."""
-    if actor is not None and not actor.has_role("td", "admin"):
-        raise Forbidden("only tournament directors and admins run leagues")
+require_director = ownership.require_director
 
 
 def rating_key(league: League) -> tuple[str, str]:
@@ -86,7 +83,7 @@ def create(
     known = {
         "name", "game", "options", "players", "time_control", "format", "rounds",
         "draw_rule", "scoring", "tiebreaks", "starts_at", "round_days", "withdrawal",
-        "join_code",
+        "join_code", "position",
     }  # fmt: skip
     unknown = sorted(set(data) - known)
     if unknown:
@@ -107,6 +104,8 @@ def create(
     }
     if form in ("swiss", "tables"):
         settings["rounds"] = _whole(data.get("rounds"), "rounds", 1, 99)
+    if data.get("position") is not None:
+        settings["position"] = _position(rules, seats, data["position"])
     if form == "knockout":
         rules_ = ("replay", "higher_seed", "second_seat")
         settings["draw_rule"] = _choice(data.get("draw_rule", "replay"), rules_, "draw_rule")
@@ -159,6 +158,21 @@ def _rules(name: Any, options: Any, seats: int) -> engine.Game:
             f"not {' or '.join(map(str, missing))}"
         )
     return rules
+
+
+def _position(rules: engine.Game, seats: int, given: Any) -> str:
+    """A start position for every game of the league, as the engine reads it."""
+    if seats != rules.players:
+        rules = engine.new_game(rules.name, dict(rules.options), seats)
+    if not isinstance(given, str) or not given.strip():
+        raise BadRequest(f"position must be a position string of {rules.title}")
+    try:
+        state = rules.parse_position(given.strip())
+    except EngineError as error:
+        raise from_engine(error) from error
+    if state.is_over:
+        raise Conflict(f"the game is already over in the position {given.strip()!r}", "game_over")
+    return state.position()
 
 
 def _choice(value: Any, choices: Sequence[str], name: str) -> str:
@@ -243,7 +257,7 @@ def invite(
 ) -> list[Entry]:
     """``{"players": [{"email", "name"?} or "email" or player id, ...]}``: each is invited and
     mailed; an address nobody has yet becomes a new player with that address."""
-    require_director(actor)
+    ownership.check_league(session, actor, league_id)
     league = lock(session, league_id)
     _check_open(league)
     wanted = data.get("players")
@@ -297,7 +311,8 @@ def join(session: Session, league_id: int, player: Player, code: Any) -> Entry:
     _check_open(league)
     if league.join_code is None:
         raise Forbidden(f"league {league.id} takes invited players only")
-    if not isinstance(code, str) or not secrets.compare_digest(code.strip(), league.join_code):
+    given = code.strip().encode("utf-8", "surrogatepass") if isinstance(code, str) else b""
+    if not secrets.compare_digest(given, league.join_code.encode()):
         raise Forbidden("that join code does not fit this league")
     entry = _entry(league, player)
     if entry is None:
@@ -339,7 +354,7 @@ def start(
     session: Session, league_id: int, actor: Player | None, now: datetime | None = None
 ) -> League:
     """Start now: unanswered invitations lapse, entries are seeded by rating, round 1 begins."""
-    require_director(actor)
+    ownership.check_league(session, actor, league_id)
     league = lock(session, league_id)
     _check_open(league)
     _start(session, league, now or utcnow())
@@ -403,7 +418,7 @@ def _close_round(session: Session, league: League, now: datetime) -> bool:
     if row is None or row.finished_at is not None:
         return False
     row.finished_at = now
-    mail.standings(session, league, row.number)
+    mail.standings(session, league, row.number, standings_json(session, league))
     return True
 
 
@@ -499,23 +514,25 @@ def _start_game(session: Session, league: League, row: Pairing, now: datetime) -
         "options": league.options,
         "seats": seats,
         "time_control": league.time_control,
+        "position": league.settings.get("position"),
     }
-    game = games.create(session, actor, data, now)
+    game = games.create(session, actor, data, now, position_allowed=True)
     row.game_id, row.status = game.id, "playing"
     session.flush()
 
 
 def _finish_league(session: Session, league: League, now: datetime) -> None:
     league.status, league.finished_at = FINISHED, now
-    mail.standings(session, league, league.round, final=True)
+    mail.standings(session, league, league.round, standings_json(session, league), final=True)
 
 
 # -- the game-end hook --------------------------------------------------------------------
 
 
+@hooks.on_game_finished
 def game_finished(session: Session, game: Game, outcome: Outcome, by: str, now: datetime) -> None:
-    """Called by ``games._finish`` in the transaction that ends the game: rate it, record
-    its league result, and queue the league's next step."""
+    """Called (through ``service.hooks``) in the transaction that ends a game: rate it,
+    record its league result, and queue the league's next step."""
     kind = FORFEIT_BY.get(by)
     if kind != "withdrawal":
         ratings.rate_game(session, game, outcome.places, now)
@@ -579,8 +596,8 @@ def summary(league: League) -> dict[str, Any]:
 
 
 def to_json(session: Session, league: League, viewer: Player | None) -> dict[str, Any]:
-    """Everything public about a league; the join code only for directors."""
-    director = viewer is not None and viewer.has_role("td", "admin")
+    """Everything public about a league; the join code only for its directors."""
+    director = viewer is not None and ownership.directs(session, viewer, league)
     rows = table.pairings_of(session, league)
     entries = {e.id: e for e in league.entries}
     return {
@@ -590,6 +607,7 @@ def to_json(session: Session, league: League, viewer: Player | None) -> dict[str
         "scoring": league.scoring,
         "tiebreaks": league.tiebreaks,
         "join_code": league.join_code if director else None,
+        "directors": ownership.to_json(session, league),
         "open_to_join": league.join_code is not None and league.status == OPEN,
         "players": [
             {

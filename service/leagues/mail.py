@@ -122,10 +122,15 @@ def standings_table(document: dict[str, Any]) -> dict[str, Any]:
     return {"columns": columns, "header": header, "rows": rows, "legend": legend}
 
 
-def standings(session: Session, league: League, round_no: int, final: bool = False) -> None:
-    from service.leagues.leagues import standings_json
-
-    table = standings_table(standings_json(session, league))
+def standings(
+    session: Session,
+    league: League,
+    round_no: int,
+    standings_json: dict[str, Any],
+    final: bool = False,
+) -> None:
+    """Mail the standings (``leagues.standings_json``) after round ``round_no``."""
+    table = standings_table(standings_json)
     context = {
         "league": league_context(session, league),
         "round": round_no,

@@ -154,3 +154,18 @@ class GamePause(Base):
     remaining: Mapped[float | None] = mapped_column(Float)
     paused_at: Mapped[datetime] = mapped_column(default=utcnow)
     resumed_at: Mapped[datetime | None]
+
+
+class LeagueDirector(Base):
+    """A co-director: besides its creator, these directors may run the league (migration 0006)."""
+
+    __tablename__ = "league_directors"
+    __table_args__ = (UniqueConstraint("league_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    added_by: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    added_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    player: Mapped[Player] = relationship(foreign_keys=[player_id])

@@ -43,7 +43,7 @@ def system_of(players: int) -> str:
 
 def _lock_players(session: Session, ids: Sequence[int]) -> None:
     query = select(Player.id).where(Player.id.in_(sorted(set(ids)))).order_by(Player.id)
-    session.execute(query.with_for_update())
+    session.execute(query.with_for_update(key_share=True))
 
 
 def _row(session: Session, player_id: int, key: str, system: str) -> Rating:

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.errors import BadRequest, Conflict
-from service.leagues import director, leagues
+from service.leagues import director, leagues, ownership
 from service.leagues import standings as table
 from service.leagues.models import AuditEntry, League
 from service.models import Player
@@ -33,6 +33,8 @@ def next_season(session: Session, actor: Player | None, data: Mapping[str, Any])
     "reason"?: text}``: one new, open league per division, its players invited."""
     leagues.require_director(actor)
     ids = _division_ids(data.get("divisions"))
+    for league_id in ids:
+        ownership.check_league(session, actor, league_id)
     promote = leagues._whole(data.get("promote", 1), "promote", 0, 99)
     relegate = leagues._whole(data.get("relegate", 1), "relegate", 0, 99)
     names = _names(data.get("names"), len(ids))
@@ -51,6 +53,7 @@ def next_season(session: Session, actor: Player | None, data: Mapping[str, Any])
     created = []
     for index, (old, members) in enumerate(zip(divisions, seasons, strict=True)):
         new = leagues.create(session, actor, _settings(old, names[index]))
+        ownership.copy_directors(session, old, new)
         if members:
             leagues.invite(session, new.id, actor, {"players": [int(p) for p in members]})
         detail = {
@@ -142,7 +145,7 @@ def _settings(old: League, name: str | None) -> dict[str, Any]:
     }
     if old.format == "tables":
         data["players"] = old.seats
-    for field in ("rounds", "draw_rule"):
+    for field in ("rounds", "draw_rule", "position"):
         if field in old.settings:
             data[field] = old.settings[field]
     return data

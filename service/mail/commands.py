@@ -1,5 +1,9 @@
 """What a reply asks for: the typed text (see ``extract.py``) read line by line into commands.
 
+Replies to a game's mail are read by ``reading.py``, which takes its commands from
+``read_command`` (a whole line, strictly) and lets the game decide what is a move; the
+line-by-line reading below (``read_commands``) is what league invitation answers use.
+
 ``read_commands(text)`` never raises and never consults a game: it only sorts lines. Whether a
 move is legal is the engine's business, and its error quotes what was read. The service runs
 the commands in the order returned and tells the player what it did with each one, using
@@ -49,7 +53,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["MAX_LINES", "MAX_LINE_CHARS", "Command", "Kind", "read_commands"]
+__all__ = [
+    "MAX_LINES",
+    "MAX_LINE_CHARS",
+    "Command",
+    "Kind",
+    "command_hint",
+    "read_command",
+    "read_commands",
+    "take_conditionals",
+]
 
 MAX_LINES = 20
 MAX_LINE_CHARS = 200
@@ -76,6 +89,9 @@ class Kind(StrEnum):
     """``argument`` ``on`` or ``off``."""
     GREETING = "greeting"
     """A greeting or thanks: nothing to do, nothing to report."""
+    CONDITIONAL = "conditional"
+    """Conditional moves: ``argument`` holds the ``if ... then ...`` lines (see
+    :func:`take_conditionals` and ``service/conditional.py``)."""
     IGNORED = "ignored"
     """Not read: a repeated line, or lines past ``MAX_LINES``; ``note`` says which."""
     ERROR = "error"
@@ -99,6 +115,12 @@ class Command:
 _COMMAND_PHRASES: tuple[tuple[Kind, str, str], ...] = (
     (Kind.RESIGN, "", "resign|i resign"),
     (Kind.DRAW, "", "draw|offer draw|offer a draw|i offer a draw|draw offer|draw offered"),
+    (
+        Kind.DRAW,
+        "off",
+        "draw off|withdraw draw|withdraw my draw offer|withdraw the draw offer|"
+        "take back draw offer|take back my draw offer",
+    ),
     (
         Kind.ACCEPT,
         "",
@@ -180,6 +202,25 @@ def read_commands(text: str) -> list[Command]:
     return commands
 
 
+def read_command(line: str) -> Command | None:
+    """The command a whole line is (a phrase or ``preview <move>``), or None: strict, never
+    guessed from a sentence (see ``reading.py``, which reads replies with it)."""
+    normal = _normal(line)
+    if normal in _PHRASES:
+        kind, argument = _PHRASES[normal]
+        return Command(kind, argument, line.strip())
+    preview = _PREVIEW_RE.fullmatch(line.strip())
+    if preview and preview["move"].strip():
+        return Command(Kind.PREVIEW, preview["move"].strip(), line.strip())
+    return None
+
+
+def command_hint(line: str) -> str:
+    """How to write the command whose word a sentence uses ("" if it uses none)."""
+    words = _WORD_RE.findall(_normal(line))
+    return next((_HOW_TO[word] for word in words if word in _HOW_TO), "")
+
+
 def _normal(line: str) -> str:
     """Lowercase, single spaces, no trailing punctuation: the form commands are matched in."""
     return " ".join(line.lower().split()).rstrip(_TRAILING_PUNCTUATION + " ")
@@ -220,3 +261,29 @@ def _joined_move(lines: list[str], *, cut_short: bool) -> Command:
 
 def _cut(line: str) -> str:
     return line if len(line) <= MAX_LINE_CHARS else line[: MAX_LINE_CHARS - 1] + "…"
+
+
+_CONDITIONAL_RE = re.compile(r"\s*if\b.*\bthen\b", re.I | re.S)
+
+
+def take_conditionals(text: str) -> tuple[str, Command | None]:
+    """A separate step before :func:`read_commands`: the ``if ... then ...`` lines of a reply.
+
+    Returns the text without them (for :func:`read_commands`) and one ``CONDITIONAL`` command
+    holding them all in order, or None when there is none. No game's notation starts with
+    ``if`` nor contains ``then``, so such a line is never a move. At most ``MAX_LINES`` are
+    taken, like every other kind of line.
+
+    >>> rest, found = take_conditionals("a1-a3\\nif g11-g10 then c4-c6\\nthanks")
+    >>> rest, found.argument
+    ('a1-a3\\nthanks', 'if g11-g10 then c4-c6')
+    """
+    kept: list[str] = []
+    taken: list[str] = []
+    for line in text.splitlines():
+        (taken if _CONDITIONAL_RE.match(line) else kept).append(line)
+    if not taken:
+        return text, None
+    lines = [line.strip() for line in taken[:MAX_LINES]]
+    joined = "\n".join(lines)
+    return "\n".join(kept), Command(Kind.CONDITIONAL, joined, joined)

@@ -32,17 +32,23 @@ from __future__ import annotations
 import email
 import email.policy
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from email.message import Message
 from email.utils import parseaddr
 from html.parser import HTMLParser
 
+from service.mail import phrases
+
 REPLY_MARKER = "## Reply ABOVE this line ##"
 """The first line of every notification we send: everything from it on is ours, not the player's."""
 
-MAX_BODY_CHARS = 200_000
-"""A typed reply is short; reading more only gives a hostile mail more rope."""
+READ_SECONDS = 30.0
+"""No body is cut: a move typed under a huge quote must be found. Mail is bounded by
+PBEM_INBOUND_MAX_BYTES before it gets here and every step is linear in the body (about a
+second a megabyte of quoted text on a loaded machine: ``bench/reply_corpus.py``); past this
+limit the reply says the mail was too long to read, never that nothing was typed."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,8 @@ class Reply:
     """Why the mail looks machine-sent (auto-reply, bounce, bulk), or "" for a person."""
     problem: str = ""
     """Why no typed text was found, or "" when some was."""
+    signature: tuple[str, ...] = ()
+    """The non-blank lines typed under the reply that were cut as a signature or sign-off."""
 
     @property
     def is_automated(self) -> bool:
@@ -79,15 +87,38 @@ def extract_reply(raw: bytes | str) -> Reply:
         return Reply("", problem=f"unreadable message: {type(exc).__name__}: {exc}")
     if body is None:
         return replace(facts, problem="no text part")
-    text = extract_text(body[0], html=body[1])
-    return replace(facts, text=text, problem="" if text else "nothing typed above the quoted text")
+    try:
+        text, signature = _split_body(body[0], html=body[1], deadline=_deadline())
+    except _TooLong:
+        # Said, never silent: the player is told the mail was too long to read in time.
+        problem = f"the mail is too long to read within {READ_SECONDS:.0f} seconds"
+        return replace(facts, problem=problem)
+    problem = "" if text else "nothing typed above the quoted text"
+    return replace(facts, text=text, problem=problem, signature=signature)
 
 
 def extract_text(body: str, *, html: bool = False) -> str:
     """The typed reply in a decoded body (plain text, or HTML when ``html``)."""
-    text = html_to_text(body[:MAX_BODY_CHARS]) if html else body[:MAX_BODY_CHARS]
-    lines = _typed_lines(_clean_lines(text))
-    return "\n".join(lines).strip("\n")
+    return _split_body(body, html=html)[0]
+
+
+class _TooLong(Exception):
+    """Reading the body took longer than ``READ_SECONDS``."""
+
+
+def _deadline() -> float:
+    return time.monotonic() + READ_SECONDS
+
+
+def _split_body(
+    body: str, *, html: bool, deadline: float = float("inf")
+) -> tuple[str, tuple[str, ...]]:
+    """The typed reply, and the signature lines cut from under it."""
+    text = html_to_text(body) if html else body
+    if time.monotonic() > deadline:
+        raise _TooLong
+    lines, signature = _typed_lines(_clean_lines(text), deadline)
+    return "\n".join(lines).strip("\n"), tuple(line.strip() for line in signature if line.strip())
 
 
 # --- MIME ------------------------------------------------------------------------------------
@@ -178,9 +209,6 @@ def _decode(part: Message) -> str:
     payload = part.get_payload(decode=True)
     if not isinstance(payload, bytes):
         return ""
-    if len(payload) > MAX_BODY_CHARS * 4:
-        # Cut at a line end, never inside a multi-byte character, which would fail the decode.
-        payload = payload[: MAX_BODY_CHARS * 4].rpartition(b"\n")[0]
     # Declared charsets are often wrong or unknown; windows-1252 is what mislabelled
     # "us-ascii"/"iso-8859-1" mail really is, and latin-1 decodes any byte at all.
     for charset in (part.get_content_charset() or "utf-8", "utf-8", "windows-1252"):
@@ -294,9 +322,18 @@ _MARKER_RE = re.compile(r"\b(?:reply|write|type|respond)\s+above\s+this\s+line\b
 
 _WROTE = (
     r"wrote|writes|schrieb|schreef|a [ée]crit|escribi[óo]|escreveu|ha scritto|scrisse|skrev|"
-    r"kirjoitti|napisa[łl](?:a|\(a\))?|napsala?|написала?|написал\(а\)|írta|yazdı|έγραψε|kirjutas|rašė"
+    r"kirjoitti|napisa[łl](?:a|\(a\))?|napsala?|написала?|написал\(а\)|írta|yazdı|έγραψε|kirjutas|rašė|"
+    r"pisze|пишет|пише|написав|написала|написал"
 )
 _WROTE_END_RE = re.compile(rf"\b(?:{_WROTE})\s*:?\s*-*\s*$", re.I)
+# The verb first, then the date: "Ann <ann@example.com> schrieb am Sa., 1. März 2025, 17:00:"
+_WROTE_MID_RE = re.compile(
+    rf"\s(?:{_WROTE})\s+(?:am|on|le|el|il|em|op|den|dne|w dniu|в)\s.*\d.*:\s*$", re.I
+)
+_ATTRIBUTION_TAIL = 120
+_VERB_TAIL = 24  # the longest verb ("napisał(a)", "ha scritto") with its colon and dashes
+# Mutt's default: "* Ann <ann@example.com> [2025-03-01 17:00 +0100]:"
+_MUTT_RE = re.compile(r"^\s*\*\s.*\[\d{4}-\d\d-\d\d[^\]]*\]\s*:\s*$")
 # Gmail in some languages has no verb: "ср, 30 апр. 2025 г. в 15:19, John Doe <doe@example.com>:"
 _ADDRESS_END_RE = re.compile(r"<\S+@\S+>\s*:\s*$")
 # How an attribution begins: "On", its translations, a date, a weekday ("ср, 30 апр."), dashes.
@@ -315,6 +352,7 @@ _FIELD_WORDS = (
 )
 _FROM_RE = re.compile(rf"^\s*\*?(?:{_FROM_WORDS})\s*\*?\s*:\s*\*?\s*\S", re.I)
 _FIELD_RE = re.compile(rf"^\s*\*?(?:{_FIELD_WORDS})\s*\*?\s*:", re.I)
+_FIELD_VALUE_RE = re.compile(rf"^\s*\*?(?:{_FIELD_WORDS})\s*\*?\s*:\s*\*?\s*\S", re.I)
 _SEPARATOR_RE = re.compile(
     r"^\s*[-_=]*\s*(?:original message|ursprüngliche nachricht|message d'origine|"
     r"mensaje original|messaggio originale|mensagem original|oorspronkelijk bericht|"
@@ -325,7 +363,8 @@ _SEPARATOR_RE = re.compile(
     re.I,
 )
 # Lines of our own ASCII boards (engine.notation.frame): " 12 | B B . | 12" and "+-----+".
-_BOARD_RE = re.compile(r"^\s*(?:(\S{1,3}) \|.*\| \1|\+-{3,}\+)\s*$")
+# Anti-Grid draws points and links instead: " 16      B~~~~~~~B~~~ ... B  16".
+_BOARD_RE = re.compile(r"^\s*(?:(\S{1,3}) \|.*\| \1|\+-{3,}\+|(\d{1,2}) {2,}\S.*\S {2,}\2)\s*$")
 
 
 def _clean_lines(text: str) -> list[str]:
@@ -341,20 +380,29 @@ def _is_quoted(line: str) -> bool:
     return line.lstrip().startswith(">")
 
 
-def _typed_lines(lines: list[str]) -> list[str]:
-    cut, marker_quoted = _first_cut(lines)
-    typed = _unquoted(lines, cut)
-    if not typed and marker_quoted:
-        # Nothing above our ">"-quoted notification: a bottom-post, typed below or inside it.
-        typed = _typed_lines(lines[cut + 1 :])
-    return _without_signature(typed)
-
-
-def _first_cut(lines: list[str]) -> tuple[int, bool]:
-    """Where the typed reply ends for sure, and whether that is our marker in a ">" quote."""
+def _typed_lines(lines: list[str], deadline: float = float("inf")) -> tuple[list[str], list[str]]:
     attributions = dict(_attributions(lines))
     quote_ahead = _quote_ahead(lines)
-    for index, line in enumerate(lines):
+    start = 0
+    while True:
+        if time.monotonic() > deadline:
+            raise _TooLong
+        cut, marker_quoted = _first_cut(lines, start, attributions, quote_ahead)
+        typed = _unquoted(lines, start, cut, attributions, quote_ahead)
+        if typed or not marker_quoted:
+            kept = _without_signature(typed)
+            return kept, typed[len(kept) + _leading_blanks(typed) :]
+        # Nothing above our ">"-quoted notification: a bottom-post, typed below or inside it
+        # (a quoted thread may hold many of our mails: each is skipped the same way).
+        start = cut + 1
+
+
+def _first_cut(
+    lines: list[str], start: int, attributions: dict[int, int], quote_ahead: list[bool]
+) -> tuple[int, bool]:
+    """Where the typed reply ends for sure, and whether that is our marker in a ">" quote."""
+    for index in range(start, len(lines)):
+        line = lines[index]
         if _MARKER_RE.search(line):
             return index, _is_quoted(line)
         if _is_quoted(line) or not line.strip():
@@ -364,7 +412,7 @@ def _first_cut(lines: list[str]) -> tuple[int, bool]:
         if index in attributions and not quote_ahead[attributions[index]]:
             return index, False
         if _BOARD_RE.match(line):
-            return _paragraph_start(lines, index), False
+            return max(start, _paragraph_start(lines, index)), False
     return len(lines), False
 
 
@@ -373,8 +421,14 @@ def _attributions(lines: list[str]) -> Iterator[tuple[int, int]]:
     for end, line in enumerate(lines):
         if len(line) > 400:
             continue
-        verb = bool(_WROTE_END_RE.search(line))
-        if not verb and not _ADDRESS_END_RE.search(line):
+        # The verb, the date after it or the address stand near the end: searching only the
+        # tail keeps a body of many thousand quoted lines fast.
+        tail = line[-_ATTRIBUTION_TAIL:]
+        if tail.endswith(":") and (_WROTE_MID_RE.search(tail) or _MUTT_RE.match(line)):
+            yield end, end + 1
+            continue
+        verb = bool(_WROTE_END_RE.search(tail.rstrip()[-_VERB_TAIL:]))
+        if not verb and not (tail.endswith(":") and _ADDRESS_END_RE.search(tail)):
             continue
         start = end
         # A long header is wrapped by the client: take up to two lines above it, unless they
@@ -390,7 +444,7 @@ def _attributions(lines: list[str]) -> Iterator[tuple[int, int]]:
         joined = " ".join(lines[start : end + 1])
         # A date or an address tells a header from prose such as "my friend wrote:".
         if _ATTRIBUTION_START_RE.match(lines[start].lstrip("> ")) or re.search(
-            r"\d" if verb else r"\d.*@|@.*\d", joined
+            r"\d|<\S+@\S+>" if verb else r"\d.*@|@.*\d", joined
         ):
             yield start, end + 1
 
@@ -408,10 +462,15 @@ def _quote_ahead(lines: list[str]) -> list[bool]:
 
 
 def _header_block_at(lines: list[str], index: int) -> bool:
-    """An Outlook-style "From: ... / Sent: ... / To: ..." block (a wrapped From: allowed)."""
-    if not _FROM_RE.match(lines[index]):
+    """An Outlook-style "From: ... / Sent: ... / To: ..." block (a wrapped From: allowed),
+    or one that starts with another field ("Sent:", "Date:", "To:") and names the sender."""
+    if _FROM_RE.match(lines[index]):
+        return any(_FIELD_RE.match(line) for line in lines[index + 1 : index + 4])
+    if not _FIELD_VALUE_RE.match(lines[index]):
         return False
-    return any(_FIELD_RE.match(line) for line in lines[index + 1 : index + 4])
+    block = lines[index + 1 : index + 5]
+    fields = sum(1 for line in block if _FIELD_VALUE_RE.match(line) or _FROM_RE.match(line))
+    return fields >= 2 and any(_FROM_RE.match(line) for line in block)
 
 
 def _paragraph_start(lines: list[str], index: int) -> int:
@@ -420,17 +479,24 @@ def _paragraph_start(lines: list[str], index: int) -> int:
     return index
 
 
-def _unquoted(lines: list[str], end: int) -> list[str]:
-    """The lines before ``end`` a person typed: no ">" quotes, nor the attribution of one."""
+def _unquoted(
+    lines: list[str],
+    start: int,
+    end: int,
+    attributions: dict[int, int],
+    quote_ahead: list[bool],
+) -> list[str]:
+    """The lines in ``start:end`` a person typed: no ">" quotes, nor the attribution of one."""
     skip: set[int] = set()
-    quote_ahead = _quote_ahead(lines)
-    for first, after in _attributions(lines):
+    for first, after in attributions.items():
         if quote_ahead[after]:
             skip.update(range(first, after))
     typed = [
-        line
-        for index, line in enumerate(lines[:end])
-        if index not in skip and not _is_quoted(line) and not _wraps_quote(lines, index)
+        lines[index]
+        for index in range(start, end)
+        if index not in skip
+        and not _is_quoted(lines[index])
+        and not (index > start and _wraps_quote(lines, index))
     ]
     while typed and not typed[0].strip():
         typed.pop(0)
@@ -438,14 +504,22 @@ def _unquoted(lines: list[str], end: int) -> list[str]:
 
 
 def _wraps_quote(lines: list[str], index: int) -> bool:
-    """A lone line between two quoted lines is the quote re-wrapped by the client, not typed."""
+    """A lone line between two quoted lines is the quote re-wrapped by the client, not typed:
+    under a quoted line long enough to have been wrapped, or a fragment ("| 12") that no
+    one types. A word under a short quoted line ("> Your turn" then "d1-d4") was typed, as
+    in an interleaved reply."""
+    line = lines[index].strip()
     return (
         0 < index < len(lines) - 1
-        and bool(lines[index].strip())
+        and bool(line)
         and _is_quoted(lines[index - 1])
         and bool(lines[index - 1].strip(" >"))
+        and (len(lines[index - 1].strip(" >")) >= _WRAPPED or not line[0].isalnum())
         and _is_quoted(lines[index + 1])
     )
+
+
+_WRAPPED = 40
 
 
 # --- plain text: signatures --------------------------------------------------------------------
@@ -489,7 +563,8 @@ def _without_signature(lines: list[str]) -> list[str]:
             break
     lines = _trimmed(lines)
     for index in range(len(lines) - 1, 0, -1):
-        if _CLOSING_RE.match(lines[index]) and _short_tail(lines, index + 1, most=4):
+        closing = _CLOSING_RE.match(lines[index]) or phrases.is_sign_off(lines[index])
+        if closing and _short_tail(lines, index + 1, most=4):
             return _trimmed(lines[:index])
     start = _paragraph_start(lines, len(lines) - 1) if lines else 0
     block = lines[start:]
@@ -498,6 +573,10 @@ def _without_signature(lines: list[str]) -> list[str]:
         if contacts * 2 >= len(block) - 1:
             return _trimmed(lines[:start])
     return lines
+
+
+def _leading_blanks(lines: list[str]) -> int:
+    return next((i for i, line in enumerate(lines) if line.strip()), len(lines))
 
 
 def _short_tail(lines: list[str], start: int, *, most: int) -> bool:

@@ -10,9 +10,14 @@ on once and is never lost: a crash inside is rolled back to a savepoint and the 
 
 Who is writing: the message must be addressed to a reply address we issued (see
 ``addresses.py``: it names the game, the player and the turn) *and* come from one of that
-player's addresses. Everything else changes nothing. The reply's lines are read by
+player's addresses, a From that ``authentication.py`` believes (DMARC, SPF, DKIM, the
+envelope sender). Everything else changes nothing. The reply's lines are read by
 ``commands.py`` and run in order through the service layer; the player gets one answer
 saying what was done with each line, except that mail which looks machine-sent is never
+player's addresses. Everything else changes nothing. The reply is read by ``reading.py``
+(the game, through ``games.action_reader``, decides which text is the move) and its commands
+run in order through the service layer; the player gets one answer saying what was done with
+each and which lines were ignored, except that mail which looks machine-sent is never
 answered (no loops) and error replies to one address are rate-limited.
 
 A reply to a league invitation comes to the player's league address instead (a second kind
@@ -38,12 +43,13 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from service import games, players
+from service import conditional, games, players
 from service.config import Settings
-from service.db import Database, enqueue
+from service.db import Database, enqueue, is_conflict
 from service.errors import ServiceError
+from service.mail import authentication
 from service.mail.addresses import AddressError, LeagueToken, ReplyToken, read_any_address
-from service.mail.commands import Command, Kind, read_commands
+from service.mail.commands import Command, Kind, read_commands, take_conditionals
 from service.mail.extract import Reply, extract_reply
 from service.mail.guard import ErrorReplyLimiter, unanswerable
 from service.mail.models import (
@@ -54,8 +60,9 @@ from service.mail.models import (
     REJECTED,
     InboundMessage,
 )
+from service.mail.reading import Ignored, ignored_line, quoted, read_reply
 from service.models import Game, Order, Outbox, Player, Turn, utcnow
-from service.notify import queue_mail
+from service.notify import ANSWERING, queue_mail
 
 log = logging.getLogger(__name__)
 
@@ -103,10 +110,38 @@ def dedup_key(raw: bytes) -> str:
     return "sha:" + hashlib.sha256(raw).hexdigest()
 
 
+class TooLarge(ServiceError):
+    """A message past ``PBEM_INBOUND_MAX_BYTES``: every way in refuses it, nothing is stored
+    (SMTP answers 552, the webhook 413, ``pbem mail inject`` exits 65, IMAP leaves it)."""
+
+    status = 413
+    code = "too_large"
+
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(
+            f"the message is {size} bytes, more than the {limit} bytes a message may have "
+            "(PBEM_INBOUND_MAX_BYTES)"
+        )
+        self.size, self.limit = size, limit
+
+
+def check_size(settings: Settings, raw: bytes) -> None:
+    """Raise :class:`TooLarge` past ``PBEM_INBOUND_MAX_BYTES`` (the one limit of every way in)."""
+    if len(raw) > settings.inbound_max_bytes:
+        raise TooLarge(len(raw), settings.inbound_max_bytes)
+
+
 def receive(
-    database: Database, raw: bytes, channel: str, recipients: Sequence[str] = ()
+    database: Database,
+    raw: bytes,
+    channel: str,
+    recipients: Sequence[str] = (),
+    envelope_from: str | None = None,
 ) -> Received:
-    """Store ``raw`` (once) and queue its processing after the commit."""
+    """Store ``raw`` (once) and queue its processing after the commit; ``envelope_from`` is
+    the SMTP ``MAIL FROM`` when our own listener took the message; :class:`TooLarge` past the
+    size limit."""
+    check_size(database.settings, raw)
     key = dedup_key(raw)
     try:
         with database.transaction() as session:
@@ -120,6 +155,7 @@ def receive(
                 raw=raw,
                 channel=channel,
                 recipient=", ".join(recipients)[:254] or None,
+                envelope_from=None if envelope_from is None else envelope_from[:254],
                 status=RECEIVED,
                 attempts=0,
             )
@@ -180,6 +216,8 @@ def process(database: Database, inbound_id: int, now: datetime | None = None) ->
             with session.begin_nested():
                 status, result = _Handling(session, database.settings, row, reply, now).run()
         except Exception as error:  # kept on the row with the raw mail; the worker lives on
+            if is_conflict(error):  # not the message's fault: the task runs it all again
+                raise
             log.exception("inbound message %s failed", inbound_id)
             status, result = FAILED, f"{type(error).__name__}: {error}"
             _apologise(session, database.settings, row, reply, now)
@@ -226,6 +264,7 @@ class _Handling:
     reply: Reply
     now: datetime
     done: list[_Done] = field(default_factory=list)
+    ignored: Sequence[Ignored] = ()
 
     def run(self) -> tuple[str, str]:
         quiet = unanswerable(self.reply, self.settings.mail_domain)
@@ -248,6 +287,8 @@ class _Handling:
                 f"not one of their addresses: reply from the address we wrote to"
             )
         self.row.player_id = player.id
+        if doubt := authentication.for_player(self.row, self.reply.sender, player, self.settings):
+            return self._refuse(doubt)
         if games.seat_of(game, player) is None:
             return self._refuse(f"{player.name} does not play in game {game.id}")
         return self._commands(player, game, token)
@@ -315,6 +356,8 @@ class _Handling:
                 f"not one of their addresses: reply from the address we wrote to"
             )
         self.row.player_id = player.id
+        if doubt := authentication.for_player(self.row, self.reply.sender, player, self.settings):
+            return self._refuse(doubt)
         answer, problem = _league_answer(self.reply.text)
         reply_to = mail.reply_address(self.session, league, player)
         if answer is not None:
@@ -344,10 +387,18 @@ class _Handling:
     # -- what it asks for -------------------------------------------------------------------
 
     def _commands(self, player: Player, game: Game, token: ReplyToken) -> tuple[str, str]:
-        commands = [c for c in read_commands(self.reply.text) if c.kind not in (Kind.GREETING,)]
-        acted = [c for c in commands if c.kind is not Kind.IGNORED]
-        if not acted:
+        # Conditional lines (``if X then Y``) are taken out first: their notation is no move.
+        typed, conditional_lines = take_conditionals(self.reply.text)
+        judge = games.action_reader(self.session, game.id, player)
+        reading = read_reply(typed, judge, self.reply.signature)
+        self.ignored = reading.ignored
+        commands = list(reading.commands)
+        if conditional_lines is not None:  # after any move of the same reply: it answers that
+            commands.append(conditional_lines)
+        if not commands:
             why = self.reply.problem or "nothing typed above the quoted text"
+            if self.reply.text and not self.reply.problem:
+                why = "only lines that are neither a move nor a command"
             error = (
                 f"we found no move or command in your reply ({why}). Type it above the "
                 f"marker line, alone on a line."
@@ -362,8 +413,10 @@ class _Handling:
                 "",
                 self.now,
                 self.reply.message_id,
+                ignored=ignored_line(reading.ignored),
             )
-            return REJECTED, "nothing to act on: " + why + ("" if sent else " (not answered)")
+            unanswered = "" if sent else " (not answered: rate limit)"
+            return REJECTED, f"nothing to act on: {why}{unanswered}"
         first_mail = self.session.scalar(select(func.max(Outbox.id))) or 0
         for command in commands:
             self.done.append(self._one(command, player, game, token))
@@ -374,24 +427,37 @@ class _Handling:
             return _Done(command, True, f"ignored: {command.note}")
         if command.kind is Kind.ERROR:
             return _Done(command, False, command.note)
+        # A mail the act itself causes to this player (the mover's copy of the turn, the
+        # game-over mail after a resignation) answers this one: it says what was read.
+        ending = _ENDING.get(command.kind, "done")
+        predicted = _Done(command, True, ending.format(move=command.argument))
+        report = self._report([*self.done, predicted])
+        self.session.info[ANSWERING] = ((player.id, game.id), report, self.reply.message_id)
         try:
             with self.session.begin_nested():
                 return self._act(command, player, game, token)
         except ServiceError as error:
-            message = error.message
-            if command.kind is Kind.MOVE and command.note:
-                message += f" ({command.note}; one move per reply where the game plays one)"
-            return _Done(command, False, message)
+            return _Done(command, False, error.message)
+        finally:
+            self.session.info.pop(ANSWERING, None)
 
     def _act(self, command: Command, player: Player, game: Game, token: ReplyToken) -> _Done:
         session, now, gid = self.session, self.now, game.id
         kind = command.kind
         if kind is Kind.MOVE:
             sealed = games.state_of(games.lock(session, gid)).simultaneous
-            games.submit(session, gid, player, token.turn, command.argument, CHANNEL, now)
             if sealed:
-                return _Done(command, True, "orders received (sealed until the turn resolves)")
-            return _Done(command, True, "played", self_notifying=True)
+                games.submit(session, gid, player, token.turn, command.argument, CHANNEL, now)
+                text = f"orders {command.argument} received (sealed until the turn resolves)"
+                return _Done(command, True, text)
+            games.submit(session, gid, player, token.turn, command.argument, CHANNEL, now)
+            return _Done(command, True, f"played {command.argument}", self_notifying=True)
+        if kind is Kind.CONDITIONAL:
+            moved = any(d.ok and d.command.kind is Kind.MOVE for d in self.done)
+            turn = games.lock(session, gid).turn if moved else token.turn
+            tree = conditional.set_tree(session, gid, player, turn, command.argument, CHANNEL, now)
+            lines = "".join(f"\n  {line}" for line in tree["lines"])
+            return _Done(command, True, f"conditional moves set, seen by you alone:{lines}")
         if kind is Kind.PREVIEW:
             after = games.preview(session, gid, player, command.argument)
             events = "".join(f"\n- {e['text']}" for e in after["events"])
@@ -403,10 +469,16 @@ class _Handling:
             return _Done(command, True, "you resigned; the game is over", self_notifying=True)
         if kind in (Kind.DRAW, Kind.ACCEPT, Kind.DECLINE):
             action = {Kind.DRAW: "offer", Kind.ACCEPT: "accept", Kind.DECLINE: "decline"}[kind]
+            action = "withdraw" if command.argument == "off" else action
             after_game = games.draw(session, gid, player, action, now)
             if after_game.status != games.ACTIVE:
                 return _Done(command, True, "draw agreed; the game is over", self_notifying=True)
-            said = {"offer": "draw offered", "accept": "draw accepted", "decline": "declined"}
+            said = {
+                "offer": "draw offered (your opponent is told at once)",
+                "accept": "draw accepted",
+                "decline": "draw offer declined (your opponent is told at once)",
+                "withdraw": "draw offer withdrawn (your opponent is told at once)",
+            }
             return _Done(command, True, said[action])
         if kind is Kind.WAIT:
             on = command.argument != "off"
@@ -427,17 +499,20 @@ class _Handling:
 
     # -- the answer -------------------------------------------------------------------------
 
+    def _report(self, done: Sequence[_Done], *, ignored: bool = True) -> str:
+        """What was done with each command, then every line ignored (``reading.py``)."""
+        lines = [f"{quoted(d.command.line)}: {d.text}" for d in done]
+        return "\n".join([*lines, ignored_line(self.ignored)] if ignored else lines)
+
     def _answer(self, player: Player, game: Game, first_mail: int) -> tuple[str, str]:
-        report = "\n".join(f"{_quote_line(d.command.line)}: {d.text}" for d in self.done)
+        report = self._report(self.done)
         failed = [d for d in self.done if not d.ok]
         worked = [d for d in self.done if d.ok and d.command.kind is not Kind.IGNORED]
         status = PROCESSED if worked else REJECTED
         if failed:
             received = "\n".join(d.command.line for d in failed)
             error = "; ".join(d.text for d in failed)
-            others = "\n".join(
-                f"{_quote_line(d.command.line)}: {d.text}" for d in self.done if d.ok
-            )
+            others = self._report([d for d in self.done if d.ok], ignored=False)
             sent = _error_reply(
                 self.session,
                 self.settings,
@@ -448,6 +523,8 @@ class _Handling:
                 others,
                 self.now,
                 self.reply.message_id,
+                done=bool(worked),
+                ignored=ignored_line(self.ignored),
             )
             return status, report + ("" if sent else "\n(error reply not sent: rate limit)")
         mailed = self.session.scalar(
@@ -455,7 +532,7 @@ class _Handling:
             .select_from(Outbox)
             .where(Outbox.id > first_mail, Outbox.player_id == player.id, Outbox.game_id == game.id)
         )
-        if mailed and all(d.self_notifying for d in worked):
+        if all(d.self_notifying for d in worked) and (mailed or _wants_no_copy(player, worked)):
             return status, report
         self._confirm(player, game, report)
         return status, report
@@ -511,6 +588,20 @@ class _Handling:
             )
         )
 
+
+def _wants_no_copy(player: Player, worked: Sequence[_Done]) -> bool:
+    """A mover who chose no copy of their own moves gets no mail for a move alone."""
+    return player.own_copy == "none" and all(d.command.kind is Kind.MOVE for d in worked)
+
+
+_ENDING = {
+    Kind.MOVE: "played {move}",
+    Kind.RESIGN: "you resigned; the game is over",
+    Kind.DRAW: "draw agreed; the game is over",
+    Kind.ACCEPT: "draw agreed; the game is over",
+}
+"""What the report says of a command in a mail that the command itself causes to be sent to
+the player (only a played move, a resignation or an agreed draw do)."""
 
 _HOW_TO_TAKE_PART = (
     "This address is not one of our reply addresses, so your mail went to no game. To play, "
@@ -599,6 +690,9 @@ def _error_reply(
     now: datetime,
     answering: str,
     reply_to: str | None = None,
+    *,
+    done: bool = False,
+    ignored: str = "",
 ) -> bool:
     """One error reply unless the address had too many lately; whether it was queued."""
     address = to if isinstance(to, str) else (to.address or "")
@@ -613,9 +707,22 @@ def _error_reply(
         "received": received or "(nothing)",
         "error": error,
         "report": report,
+        "quiet_until": quiet_until(limiter, session, address, now),
+        "done": done,
+        "ignored": ignored,
     }
     _queue(session, "error_reply", to, game, context, answering, reply_to)
     return True
+
+
+def quiet_until(
+    limiter: ErrorReplyLimiter, session: Session, address: str, now: datetime
+) -> datetime | None:
+    """When the error reply about to go out is the last the limit allows for now: the time
+    after which mistakes are answered again (the mail says so, so nobody is left in silence)."""
+    sent = [*error_replies_sent(session, address, now - limiter.lookback), now]
+    after = limiter.decide(sent, now)
+    return None if after.allowed else after.retry_at
 
 
 def sweep(database: Database, now: datetime | None = None) -> int:

@@ -70,6 +70,9 @@ def fetch_new(database: Database) -> int:
             raw = _fetch(client, uid)
             if raw is None:  # expunged meanwhile
                 continue
+            if len(raw) > settings.inbound_max_bytes:  # the server's RFC822.SIZE was short
+                _skip_large(client, uid, len(raw), settings.inbound_max_bytes)
+                continue
             received = gateway.receive(database, raw, "imap")
             stored += not received.duplicate
             _flag_seen(client, uid)

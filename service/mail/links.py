@@ -33,7 +33,8 @@ def read_settings_token(secret: bytes, token: str) -> int | None:
     if not number.isdigit() or len(number) > 15:
         return None
     player_id = int(number)
-    return player_id if hmac.compare_digest(tag.lower(), _tag(secret, player_id)) else None
+    given = tag.lower().encode("utf-8", "surrogatepass")
+    return player_id if hmac.compare_digest(given, _tag(secret, player_id).encode()) else None
 
 
 def _tag(secret: bytes, player_id: int) -> str:

@@ -37,6 +37,8 @@ class InboundMessage(Base):
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     channel: Mapped[str] = mapped_column(String(16))
     recipient: Mapped[str | None] = mapped_column(String(254))
+    envelope_from: Mapped[str | None] = mapped_column(String(254))
+    """SMTP ``MAIL FROM`` as our own listener received it (other channels: unknown)."""
     received_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     status: Mapped[str] = mapped_column(String(16), default=RECEIVED, index=True)
     result: Mapped[str | None] = mapped_column(Text)

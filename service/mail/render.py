@@ -1,10 +1,11 @@
 """Outbound mail: one Jinja2 template set per message kind, rendered to subject, text and HTML.
 
 Templates live in ``email_templates/<kind>/`` (``subject.txt``, ``text.txt``, ``html.html``) at
-the repository root; the board pictures are the shared partials ``_board.txt`` and
-``_board.html``, which the public web page reuses through :func:`render_board_text` and
-:func:`render_board_html`. HTML is autoescaped, plain text is not; every variable a template
-uses must be in the context (``StrictUndefined``).
+the repository root (a wheel has them in ``service/mail/email_templates/``, see setup.py); the
+board pictures are the shared partials ``_board.txt`` and ``_board.html``, which the public
+web page reuses through :func:`render_board_text` and :func:`render_board_html`. HTML is
+autoescaped, plain text is not; every variable a template uses must be in the context
+(``StrictUndefined``).
 
 Everything a player sees of a game comes from ``state.view(seat).to_json()`` (the ``view``
 below); the rest of the context is plain values. Player-supplied strings (names, what a player
@@ -35,13 +36,21 @@ your_turn          GAME, ``turn`` (int), ``deadline``
 orders_received    GAME, ``turn``, ``orders`` (the orders as read, canonical text),
                    ``receipt`` (hex hash of the sealed orders), ``deadline``
 turn_resolved      GAME, ``turn`` (the turn just resolved), ``events`` (``Event.to_json()``
-                   list), ``deadline`` (of the next turn)
+                   list), ``deadline`` (of the next turn), ``receipts`` (a sealed turn's
+                   orders, salts and receipts: ``service.receipts.revealed``)
 opponent_moved     GAME, ``mover`` (seat), ``move`` (text), ``events``, ``deadline``
-reminder           GAME, ``turn``, ``deadline``, ``hours_left`` (float)
+reminder           GAME, ``turn``, ``deadline``, ``hours_left`` (float: the real time left),
+                   ``warning`` (what a miss costs: the forfeit count of a sealed game, the
+                   time bank of an alternating one; "" for none)
+draw_news          GAME, ``actor`` (seat), ``news`` (``offered a draw``, ``declined the draw
+                   offer``, ``withdrew their draw offer``...): told at once to the others
+move_receipt       GAME, ``turn`` (the turn played), ``move`` (text): the mover's one-line
+                   copy of their own move (``Player.own_copy`` = ``short``)
 default_orders     GAME, ``turn`` (the missed turn), ``orders`` (the default orders applied
-                   to the recipient), ``events``, ``deadline`` (of the next turn)
+                   to the recipient), ``events``, ``deadline`` (of the next turn), ``receipts``
 game_over          GAME, ``record`` (compact game record text), ``dice_seed`` (hex, or None
-                   when the game had no dice), ``commitment`` (or None)
+                   when the game had no dice), ``commitment`` (or None), ``receipts`` (of a
+                   sealed turn that ended the game; no seats for a resignation or a timeout)
 error_reply        ``received`` (what was read), ``error`` (the engine's message), and GAME
                    whose values may all be None when the mail belonged to no game
 help               GAME, whose values may all be None outside a game
@@ -81,7 +90,10 @@ from service.mail.extract import REPLY_MARKER
 Players = Sequence[str | None] | None
 """Display names by seat (``None`` for an open seat), or ``None`` outside a game."""
 
-TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "email_templates"
+_INSTALLED = Path(__file__).with_name("email_templates")  # where setup.py puts them in a wheel
+TEMPLATE_DIR = (
+    _INSTALLED if _INSTALLED.is_dir() else Path(__file__).resolve().parents[2] / "email_templates"
+)
 
 BASE = ("player_name", "timezone", "preferences_url", "unsubscribe_url")
 GAME = ("game_id", "game_url", "view", "players")
@@ -90,11 +102,13 @@ KINDS: Mapping[str, tuple[str, ...]] = {
     "game_started": (*GAME, "deadline", "commitment"),
     "your_turn": (*GAME, "turn", "deadline"),
     "orders_received": (*GAME, "turn", "orders", "receipt", "deadline"),
-    "turn_resolved": (*GAME, "turn", "events", "deadline"),
+    "turn_resolved": (*GAME, "turn", "events", "deadline", "receipts"),
     "opponent_moved": (*GAME, "mover", "move", "events", "deadline"),
-    "reminder": (*GAME, "turn", "deadline", "hours_left"),
-    "default_orders": (*GAME, "turn", "orders", "events", "deadline"),
-    "game_over": (*GAME, "record", "dice_seed", "commitment"),
+    "reminder": (*GAME, "turn", "deadline", "hours_left", "warning"),
+    "draw_news": (*GAME, "actor", "news"),
+    "move_receipt": (*GAME, "turn", "move"),
+    "default_orders": (*GAME, "turn", "orders", "events", "deadline", "receipts"),
+    "game_over": (*GAME, "record", "dice_seed", "commitment", "receipts"),
     "error_reply": (*GAME, "received", "error"),
     "help": GAME,
     "digest": ("date", "games"),
@@ -112,6 +126,8 @@ DIGEST_BOARDS = 3
 mails over 102 kB, and a large board takes about 30 kB."""
 TEXT_WIDTH = 80
 PROSE_WIDTH = 72
+LAST_MOVE_COLOUR = "#f4d03f"
+"""The HTML board's highlight of the squares the last move changed."""
 
 
 @dataclass(frozen=True)
@@ -293,9 +309,16 @@ def verdict(view: Mapping[str, Any]) -> str:
 COMMANDS = (
     ("<move or orders>", "play your move, or send (or replace) your sealed orders"),
     ("preview <move>", "see the board after a move without playing it"),
+    (
+        "if <X> then <Y>",
+        "answer the opponent's move X with Y at once (one line per branch; go on with 'if ... "
+        "then ...' on the same line for the next move; Elemento: 'if roll G+R then E@a4'); "
+        "seen by you alone",
+    ),
     ("resign", "give up the game"),
     ("draw", "offer a draw, or accept the one offered to you"),
     ("decline", "turn down a draw offer or an invitation"),
+    ("draw off", "take back your own draw offer"),
     ("board  or  status", "get the current board and whose turn it is"),
     ("wait", "keep a sealed turn open until its deadline even when all orders are in"),
     ("vacation on|off", "stop your clocks while you are away, and start them again"),
@@ -438,6 +461,7 @@ CSS: Mapping[str, str] = {
     "font:bold 12px Verdana,Arial,sans-serif;color:#4a4234",
     "coord": "padding:0;background:#efe6d2;text-align:center",
     "legend": "margin:8px 0 12px;font-size:13px;line-height:1.6;color:#333333",
+    "last_move": "background:#f4d03f;outline:2px solid #b9770e;outline-offset:-2px",
 }
 """Inline styles shared by the HTML templates (webmail drops ``<style>`` blocks)."""
 
@@ -450,6 +474,9 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # compiled once per process and kept: no file check on every mail of a storm
+        auto_reload=False,
+        cache_size=-1,
     )
     environment.filters.update(
         one_line=one_line,
@@ -477,6 +504,7 @@ def _environment() -> Environment:
         square_colour=square_colour,
         piece_css=piece_css,
         legend=legend,
+        LAST_MOVE_COLOUR=LAST_MOVE_COLOUR,
     )
     return environment
 

@@ -3,7 +3,8 @@
 ``RCPT TO`` another domain gets 550; a message past ``PBEM_INBOUND_MAX_BYTES`` gets 552 (the
 ``SIZE`` extension announces the limit, so a client may learn it before sending). An accepted
 message is stored by the gateway before we answer 250, so a 250 means it is on disk; if the
-database is down we answer 451 and the sending MTA tries again later.
+database is down we answer 451 and the sending MTA tries again later. The envelope sender
+(``MAIL FROM``) is stored with the message for sender authentication (``authentication.py``).
 """
 
 from __future__ import annotations
@@ -45,8 +46,16 @@ class InboundHandler:
         loop = asyncio.get_running_loop()
         try:
             received = await loop.run_in_executor(
-                None, gateway.receive, self.database, raw, "smtp", list(envelope.rcpt_tos)
+                None,
+                gateway.receive,
+                self.database,
+                raw,
+                "smtp",
+                list(envelope.rcpt_tos),
+                envelope.mail_from or "",
             )
+        except gateway.TooLarge as error:  # aiosmtpd counts the limit on the wire already
+            return f"552 5.3.4 {error.message}"
         except Exception:  # the sender's MTA keeps the message and retries
             log.exception("could not store an inbound message")
             return "451 4.3.0 cannot store the message now, try again later"

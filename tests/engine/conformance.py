@@ -6,7 +6,7 @@ import json
 import random
 from collections.abc import Iterator
 
-from engine import Game, State, state_from_json
+from engine import EngineError, Game, State, state_from_json
 from engine.registry import game_class
 
 MAX_STEPS = 4000
@@ -80,3 +80,93 @@ def playout(game: Game, seed: int) -> State:
             check_notation(state, seat, action)
             state = state.play(seat, action).state
     raise AssertionError(f"no end after {MAX_STEPS} steps: {state.position()}")
+
+
+# -- legal_actions and parse agree -------------------------------------------------------
+
+AGREEMENT_STATES = 12
+LISTED_SAMPLE = 150
+MUTATIONS = 40
+LARGE_LISTING = 100_000
+FIXED_TEXTS = ("hold", "-", "pass", "", "resign")
+
+
+def sample_states(game: Game, seed: int, count: int = AGREEMENT_STATES) -> list[State]:
+    """Up to ``count`` states of a seeded random playout where some seat has to act."""
+    rng = random.Random(seed)
+    state, seen = game.initial_state(), []
+    for _ in range(MAX_STEPS):
+        if state.is_over:
+            break
+        if outcomes := state.chance_outcomes():
+            state = state.apply_chance(rng.choice(outcomes)).state
+            continue
+        seen.append(state)
+        if state.simultaneous:
+            for seat in state.to_act:
+                state = state.submit(seat, state.random_action(seat, rng))
+            state = state.resolve().state
+        else:
+            seat = state.to_act[0]
+            state = state.play(seat, state.random_action(seat, rng)).state
+    if len(seen) <= count:
+        return seen
+    return [seen[0], *sorted(rng.sample(seen[1:], count - 1), key=seen.index)]
+
+
+def mutations(texts: list[str], rng: random.Random, count: int = MUTATIONS) -> list[str]:
+    """Listed texts with one character changed, dropped or doubled: near misses to parse."""
+    if not texts:
+        return []
+    alphabet = sorted({char for text in texts for char in text} | set("a1-:@ x"))
+    found = []
+    for _ in range(count):
+        text = rng.choice(texts)
+        if not text:
+            continue
+        at = rng.randrange(len(text))
+        kind = rng.randrange(3)
+        if kind == 0:
+            text = text[:at] + rng.choice(alphabet) + text[at + 1 :]
+        elif kind == 1:
+            text = text[:at] + text[at + 1 :]
+        else:
+            text = text[:at] + text[at] + text[at:]
+        found.append(text)
+    return found
+
+
+def check_agreement(state: State, seat: int, others: list[str], rng: random.Random) -> list[str]:
+    """Every listed action reads back from its text; every text that reads is listed.
+
+    ``others`` are texts listed in other positions (or for the other seat) to try here too.
+    Returns this seat's listed texts, for the next positions to try.
+    """
+    listed = state.legal_actions(seat)
+    count = len(listed)
+    assert count, f"seat {seat} is to act but lists no action: {state.position()}"
+    picked = range(count) if count <= LISTED_SAMPLE else rng.sample(range(count), LISTED_SAMPLE)
+    sample = [listed[index] for index in picked]
+    texts = []
+    for action in sample:
+        text = state.format(action)
+        try:
+            back = state.parse(seat, text)
+        except EngineError as error:
+            raise AssertionError(
+                f"listed {text!r} does not parse for seat {seat} at {state.position()}: {error}"
+            ) from None
+        assert back == action, f"parse(format(a)) != a for listed {text!r}"
+        texts.append(text)
+    # A huge lazy listing (Nelaxtam's invasion) answers membership itself.
+    known = listed if count > LARGE_LISTING else set(listed)
+    candidates = [*FIXED_TEXTS, *state.examples(seat), *others, *mutations(texts, rng)]
+    for text in dict.fromkeys(candidates):
+        try:
+            action = state.parse(seat, text)
+        except EngineError:
+            continue
+        assert action in known, (
+            f"{text!r} parses for seat {seat} but is not listed at {state.position()}"
+        )
+    return texts

@@ -32,3 +32,37 @@ def test_bad_option_values_are_one_clear_line() -> None:
         "error: bad option 'board=9x9': option 'board' of Epaminondas takes one of the listed "
         "values. Valid here: 14x12, 8x8"
     ]
+
+
+SERVICE_MODULES = ("sqlalchemy", "flask", "celery", "alembic", "kombu", "jinja2", "service.db")
+
+
+def test_pbem_engine_imports_only_the_engine_and_click() -> None:
+    """`pbem engine ...` starts fast because the other command groups load lazily: run it in
+    a fresh interpreter and list what it imported (time is for bench/, not tests)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        "import json, sys\n"
+        "from service.cli import main\n"
+        "try:\n"
+        "    main(['engine', 'perft', 'epaminondas', '--depth', '1'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True
+    )
+    lines = done.stdout.splitlines()
+    assert lines[0] == "perft(1) = 114", done.stdout
+    loaded = json.loads(lines[-1])
+    heavy = [m for m in loaded if m.split(".")[0] in SERVICE_MODULES or m in SERVICE_MODULES]
+    assert heavy == []
+    assert "engine.perft" in loaded and "service.cli.engine" in loaded
+    ours = [m for m in loaded if m.startswith("service.")]
+    assert ours == ["service.cli", "service.cli.engine"]

@@ -403,6 +403,16 @@ def test_ela13_both_forms_of_orders_read(text: str) -> None:
             "a chip 0-7, like c4 (ELA-13)",
         ),
         (
+            "01234567 extra",
+            "cannot read '01234567 extra': 'extra' is not a chip number; write eight chips for "
+            "files a..h like 01472653, or file+chip pairs like a0 b1 c4 d7 ... (ELA-13)",
+        ),
+        (
+            "extra 01234567",
+            "cannot read 'extra 01234567': 'extra' is not a file letter a-h followed by "
+            "a chip 0-7, like c4 (ELA-13)",
+        ),
+        (
             "  ",
             "cannot read '  ': no orders found: write eight chips for files a..h like "
             "01472653, or file+chip pairs like a0 b1 c4 d7 ... (ELA-13)",

@@ -507,9 +507,39 @@ def test_ele19_position_string_round_trips_with_seating_passes_and_dice() -> Non
 
 
 @pytest.mark.parametrize(
+    ("short", "players", "full"),
+    [
+        (
+            "..../..../..../.... FFWWEEAA/ffwweeaa 0-0 L ?",
+            2,
+            "..../..../..../.... FFWWEEAA/ffwweeaa 0-0 L ? 0 0",
+        ),
+        (MOVE_ONLY.rsplit(" ", 2)[0], 2, MOVE_ONLY),
+        (
+            "..../..../..../.... FFWWEEAAffwweeaa 0-0-0 ? ?",
+            3,
+            "..../..../..../.... FFWWEEAAffwweeaa 0-0-0 ? ? 0 0 ?",
+        ),
+        (
+            "..../..../..../.EWF FWEAAffwweeaa 0-2-0-1 3 G+R",
+            4,
+            "..../..../..../.EWF FWEAAffwweeaa 0-2-0-1 3 G+R 0 0 1-2-3-4",
+        ),
+    ],
+)
+def test_ele19_the_rule_books_five_field_form_is_read_too(
+    short: str, players: int, full: str
+) -> None:
+    state = position(short, players)
+    assert state.position() == full
+    assert state == position(full, players)
+
+
+@pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("..../..../..../.... FFWWEEAA/ffwweeaa 0-0 L ?", "expected 7 fields"),
+        ("..../..../..../.... FFWWEEAA/ffwweeaa 0-0 L", "expected 7 fields"),
+        ("..../..../..../.... FFWWEEAA/ffwweeaa 0-0 L ? 0", "or the rule book's 5"),
         ("..../..../..../.... FFWWEEA/ffwweeaa 0-0 L ? 0 0", "does not match the board"),
         ("F.../F.../..../.... WWEEAA/ffwweeaa 0-0 L ? 0 0", "repeats in file a (a4) (ELE-4)"),
         ("FF../..../..../.... WWEEAA/ffwweeaa 0-0 L ? 0 0", "repeats in rank 4"),

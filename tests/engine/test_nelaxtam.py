@@ -256,7 +256,7 @@ def test_nel5_invasion_places_every_troop_on_its_own_pieces() -> None:
         "c10",
     ]
     assert events[0] == "O landed troops 1 on a9, 2 on e1, 3 on i1, 4 on f6, 5 on h8"
-    assert state.turn == 1 and state.status() == "Action turn 1: orders due from O and X"
+    assert state.turn == 1 and state.status() == "Turn 2: orders due from O and X"
     assert "  8 | A o x o x o x 5 x o x o | 8" in state.ascii()
 
 
@@ -419,6 +419,16 @@ def test_nel10_quiet_variant_accepts_hold_when_no_troop_can_act() -> None:
     # 1 and A have nothing to move onto or destroy; the a8/b8 pair keeps the game going.
     stranded = "xo....../......../......../......../......../......../......../1..A.... 4 0"
     state = position(stranded, size="8", variant="quiet")
+    assert state.parse(0, "hold") == Orders.hold(0)
+    assert state.examples(0) == ("hold",)
+
+
+def test_nel10_quiet_variant_accepts_hold_when_every_single_order_would_stack() -> None:
+    # Troop 2 could only move sw onto troop 1's square (NEL-7), troop 1 cannot act at all:
+    # no single order is legal, so hold is listed and must also be read.
+    cornered = "......Ao/......../......../......../......../......../.2....../1....... 3 0"
+    state = position(cornered, size="8", variant="quiet")
+    assert [state.format(orders) for orders in state.legal_actions(0)] == ["hold"]
     assert state.parse(0, "hold") == Orders.hold(0)
     assert state.examples(0) == ("hold",)
 
@@ -650,7 +660,7 @@ def test_grid_titles_and_styles_name_territory_and_troops() -> None:
 def test_cli_show_prints_the_board_and_position() -> None:
     result = CliRunner().invoke(main, ["engine", "show", "nelaxtam", "-o", "size=8"])
     assert result.exit_code == 0, result.output
-    assert "Invasion: placements due from O and X" in result.output
+    assert "Turn 1 (invasion): placements due from O and X" in result.output
     assert "Position: xoxoxoxo/oxoxoxox/" in result.output
     assert " 8 | x o x o x o x o | 8" in result.output
 

@@ -79,6 +79,31 @@ def scenario(name: str) -> Scenario:
     return Scenario(name, initial, opening, step, mover, move, finished)
 
 
+def _receipts(play: Scenario, game_id: int = 17) -> dict[str, Any]:
+    """A resolved sealed turn's revealed orders, salts and receipts (none for moves)."""
+    from service.receipts import receipt
+
+    seats = []
+    if play.opening.simultaneous:
+        for seat in play.opening.to_act:
+            salt = f"{seat + 1:x}" * 32
+            orders = (
+                play.move
+                if seat == play.mover
+                else play.opening.format(play.opening.default_action(seat))
+            )
+            seats.append(
+                {
+                    "seat": seat,
+                    "name": play.opening.game.seat_names[seat],
+                    "orders": orders,
+                    "salt": salt,
+                    "receipt": receipt(game_id, 1, seat, orders, salt),
+                }
+            )
+    return {"game_id": game_id, "turn": 1, "seats": seats}
+
+
 def _seat_to_act(state: State) -> int:
     return state.to_act[0] if state.to_act else 0
 
@@ -131,20 +156,40 @@ def context(kind: str, name: str) -> dict[str, Any]:
             "receipt": "a3" * 32,
             "deadline": DEADLINE,
         },
-        "turn_resolved": {**resolved, "turn": 1, "deadline": DEADLINE},
+        "turn_resolved": {
+            **resolved,
+            "turn": 1,
+            "deadline": DEADLINE,
+            "receipts": _receipts(play),
+        },
         "opponent_moved": {
             **resolved,
             "mover": play.mover,
             "move": play.move,
             "deadline": DEADLINE,
         },
-        "reminder": {**opening, "turn": 1, "deadline": DEADLINE, "hours_left": 5.2},
-        "default_orders": {**resolved, "turn": 1, "orders": play.move, "deadline": None},
+        "reminder": {
+            **opening,
+            "turn": 1,
+            "deadline": DEADLINE,
+            "hours_left": 5.2,
+            "warning": "Miss the next deadline and you forfeit the game (one more miss loses).",
+        },
+        "draw_news": {**opening, "actor": 1 - recipient, "news": "offered a draw"},
+        "move_receipt": {**resolved, "turn": 1, "move": play.move},
+        "default_orders": {
+            **resolved,
+            "turn": 1,
+            "orders": play.move,
+            "deadline": None,
+            "receipts": _receipts(play),
+        },
         "game_over": {
             **_game(play.finished, 0),
             "record": _record(play),
             "dice_seed": "d1" * 32 if play.initial.chance_outcomes() else None,
             "commitment": "5e" * 32 if play.initial.chance_outcomes() else None,
+            "receipts": _receipts(play),
         },
         "error_reply": {
             **opening,

@@ -177,8 +177,8 @@ def test_a_bounce_is_never_answered(database: Database) -> None:
     [
         ("", "nothing typed"),
         ("take 9", "take from 1 to 2 stones"),
-        ("\n".join(f"take {i % 2 + 1} x{i}" for i in range(10)), "10 lines read together"),
-        ("resign now", "to resign, write 'resign' alone on a line"),
+        ("take 1\ntake 2", "we read 2 different moves in your reply ('take 1', 'take 2')"),
+        ("resign now", "Ignored: 'resign now' (not a command alone on its line: to resign,"),
     ],
 )
 def test_a_bad_reply_gets_one_clear_answer(database: Database, typed: str, expected: str) -> None:

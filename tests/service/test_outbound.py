@@ -21,6 +21,8 @@ from tests.service.test_schedule import after_deadline, turn_row
 AUTOMATIC = {
     "game_started",
     "turn_resolved",
+    "move_receipt",
+    "draw_news",
     "default_orders",
     "opponent_moved",
     "your_turn",
@@ -67,6 +69,7 @@ def play_every_kind(database: Database, admin: Client, alice: Client, bob: Clien
     alice.ok("POST", "/players/me/vacation", {"days": 2})
     moves = start(alice, bob, "dicecountdown")["id"]
     alice.ok("POST", f"/games/{moves}/moves", {"turn": 1, "text": "take 1"})
+    alice.ok("POST", f"/games/{moves}/draw/offer")
     bob.ok("POST", f"/games/{moves}/resign")
     with database.transaction() as session:
         game = session.get_one(Game, sealed)

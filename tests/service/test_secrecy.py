@@ -17,7 +17,7 @@ from tests.service.test_api import start
 
 VOLATILE = re.compile(
     r'[0-9a-f]{64}|\d{4}-\d\d-\d\dT[\d:.+]+|#\d+|game \d+|"(id|game_id)":\s*"?\d+"?|Id "\d+"'
-    r"|games/\d+|game-\d+|(DTSTAMP|SEQUENCE|DTSTART):\w+|\d+ \w{3} \d{4}, \d\d:\d\d"
+    r"|games/\d+|game-\d+|/play/[\w.]+|(DTSTAMP|SEQUENCE|DTSTART):\w+|\d+ \w{3} \d{4}, \d\d:\d\d"
 )
 
 

@@ -1,0 +1,427 @@
+"""The game chain: every step of a game hashed into a chain anyone can verify.
+
+Each game keeps an append-only list of links. Every game mail carries the newest one as
+``chain #N <hash>``; the record (``GET /games/ID/record``) carries them all, and
+``pbem record verify FILE`` replays a record through the engine and checks every link
+(:func:`verify`).
+
+The recipe, exactly (so that anyone can reimplement it)
+-------------------------------------------------------
+``canonical(x)`` is the UTF-8 encoding of ``json.dumps(x, sort_keys=True,
+separators=(",", ":"), ensure_ascii=False)``: keys sorted, no spaces, strings as written.
+
+A link is ``{"n": N, "prev": P, "kind": K, "data": D}`` and its hash is
+``hex(SHA-256(canonical(link)))``, lower-case. Links are numbered from 0; link 0 has
+``prev`` = 64 zeros, every later link the hash of the one before it. So one hash (the
+newest, as a mail shows it) commits to the whole game so far.
+
+Kinds, and their ``data`` (``turn`` is the service's turn number the step belongs to):
+
+==========  ===============================================================================
+``start``   ``game``, ``options``, ``players``, ``game_id`` (string), ``commitment`` (the
+            SHA-256 hex of the dice seed, or null): the game the engine replays
+``move``    ``turn``, ``seat``, ``text``: an alternating move, as the engine formats it
+``orders``  ``turn``, ``seat``, ``text``, ``salt``, ``receipt``: one seat's sealed orders,
+            written when the turn resolves (never before), one link per seat in seat order;
+            ``receipt`` is the hash mailed to the author when they sent the orders
+            (SHA-256 of ``"{game_id}:{turn}:{seat}:{text}:{salt}"``, hex), ``salt`` the secret
+            that opens it; both null for default orders given at the deadline
+``roll``    ``turn``, ``roll`` (the roll number the dice derivation used), ``outcome``: a
+            chance step; the seed stays secret until the ``end`` link (see ``engine/dice.py``)
+``director`` ``turn``, ``actor``, ``action`` (``deadline``, ``pause``, ``resume``,
+            ``set_result``, ``correct_result``, ``void``), ``detail`` (the new deadline, the
+            reason, or ``{"result", "reason"}``): a director's act, never a rewrite
+``end``     ``turn``, ``by`` (``move``, ``orders``, ``resign``, ``draw``, ``time``,
+            ``forfeit``, ``director``...), ``result`` (``places``, ``reason``, ``result``),
+            ``seed`` (hex, or null when the game has no dice)
+==========  ===============================================================================
+
+Nothing secret is ever in a link before it may be known: sealed orders and their salts enter
+the chain when their turn resolves, the dice seed when the game ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+import engine
+from engine import EngineError, State
+from engine import dice as fair_dice
+from service.models import ChainLink, Game, Order
+
+GENESIS = "0" * 64
+KINDS = ("start", "move", "orders", "roll", "director", "end")
+DIRECTOR_ACTIONS = ("deadline", "pause", "resume", "set_result", "correct_result", "void")
+
+
+def canonical(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def link_hash(number: int, prev: str, kind: str, data: Mapping[str, Any]) -> str:
+    body = {"n": number, "prev": prev, "kind": kind, "data": dict(data)}
+    return hashlib.sha256(canonical(body)).hexdigest()
+
+
+def receipt(game_id: str, turn: int, seat: int, text: str, salt: str) -> str:
+    """The sealed-order receipt (the same hash ``service.games`` mails to the author)."""
+    return hashlib.sha256(f"{game_id}:{turn}:{seat}:{text}:{salt}".encode()).hexdigest()
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
+def _head(session: Session, game: Game) -> ChainLink | None:
+    query = select(ChainLink).where(ChainLink.game_id == game.id)
+    return session.scalar(query.order_by(ChainLink.number.desc()).limit(1))
+
+
+def append(session: Session, game: Game, kind: str, data: Mapping[str, Any]) -> ChainLink:
+    """Add one link after the newest; the game row is locked by the caller."""
+    head = _head(session, game)
+    if head is None and kind != "start":
+        head = started(session, game)
+    number, prev = (0, GENESIS) if head is None else (head.number + 1, head.hash)
+    body = {"turn": game.turn, **data} if kind != "start" else dict(data)
+    link = ChainLink(
+        game_id=game.id,
+        number=number,
+        kind=kind,
+        data=body,
+        prev=prev,
+        hash=link_hash(number, prev, kind, body),
+    )
+    session.add(link)
+    session.flush()
+    return link
+
+
+def started(session: Session, game: Game) -> ChainLink:
+    """Link 0: the game the engine replays, and the dice commitment."""
+    data = {
+        "game": game.name,
+        "options": dict(game.options),
+        "players": game.players,
+        "game_id": str(game.id),
+        "commitment": game.commitment,
+    }
+    return append(session, game, "start", data)
+
+
+def sealed_orders(session: Session, game: Game, seat: int, text: str) -> None:
+    """The orders of ``seat`` applied in the resolving turn, with the salt opening their receipt."""
+    query = select(Order).where(
+        Order.game_id == game.id,
+        Order.turn == game.turn,
+        Order.seat == seat,
+        Order.status == "resolved",
+    )
+    order = session.scalar(query.order_by(Order.id.desc()).limit(1))
+    salt = order.receipt_salt if order is not None else None
+    proof = order.receipt if order is not None else None
+    append(session, game, "orders", {"seat": seat, "text": text, "salt": salt, "receipt": proof})
+
+
+def ended(session: Session, game: Game, by: str, result: Mapping[str, Any]) -> None:
+    seed = game.seed.hex() if game.seed else None
+    append(session, game, "end", {"by": by, "result": dict(result), "seed": seed})
+
+
+def director(session: Session, game: Game, actor: str, action: str, detail: Any) -> None:
+    append(session, game, "director", {"actor": actor, "action": action, "detail": detail})
+
+
+def head_line(session: Session, game: Game) -> str | None:
+    """``chain #N <hash>`` of the newest link, for the mail footer; None before any."""
+    head = _head(session, game)
+    return None if head is None else f"chain #{head.number} {head.hash}"
+
+
+def export(session: Session, game: Game) -> list[dict[str, Any]]:
+    query = select(ChainLink).where(ChainLink.game_id == game.id).order_by(ChainLink.number)
+    return [
+        {"n": row.number, "prev": row.prev, "kind": row.kind, "data": row.data, "hash": row.hash}
+        for row in session.scalars(query)
+    ]
+
+
+# -- verifying ----------------------------------------------------------------------------
+
+
+class ChainError(ValueError):
+    """A record that cannot be read as a chained record at all; the message says why."""
+
+
+@dataclass
+class Report:
+    """What :func:`verify` found: one line per link checked, and the first fault."""
+
+    lines: list[str] = field(default_factory=list)
+    fault: str | None = None
+    links: int = 0
+    rolls_checked: int = 0
+    receipts_checked: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.fault is None
+
+    def summary(self) -> str:
+        if self.fault:
+            return f"MISMATCH: {self.fault}"
+        return (
+            f"OK: {self.links} links chain and replay; {self.rolls_checked} rolls match the "
+            f"seed, {self.receipts_checked} receipts open"
+        )
+
+
+class _Fault(Exception):
+    pass
+
+
+@dataclass
+class _Replay:
+    record: Mapping[str, Any]
+    state: State
+    game_id: str
+    commitment: str | None
+    seed: bytes | None
+    history: list[str] = field(default_factory=list)
+    sealed: list[Mapping[str, Any]] = field(default_factory=list)
+    last_roll: int | None = None
+    result: Mapping[str, Any] | None = None
+    report: Report = field(default_factory=Report)
+
+    def seat_name(self, seat: Any) -> str:
+        names = self.state.game.seat_names
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+
+
+def verify(record: Mapping[str, Any]) -> Report:
+    """Check a game record's chain: hashes, the engine replay, dice and receipts.
+
+    Stops at the first link that does not match and names it. Raises :class:`ChainError`
+    when the record has no chain or names no game the engine knows.
+    """
+    links = record.get("chain") if isinstance(record, Mapping) else None
+    if not isinstance(links, list) or not links:
+        raise ChainError("the record has no chain (export it with GET /games/ID/record)")
+    replay = _begin(record, links[0])
+    prev = GENESIS
+    for index, link in enumerate(links):
+        where = _where(index, link)
+        try:
+            prev = _check_link(replay, index, link, prev)
+            if not (link["kind"] == "orders" and _more_orders(links, index)):
+                _settle_orders(replay)
+        except _Fault as fault:
+            replay.report.fault = f"{where}: {fault}"
+            replay.report.lines.append(f"{where}: {fault} — MISMATCH")
+            return replay.report
+        except EngineError as error:
+            replay.report.fault = f"{where}: the engine refuses it: {error}"
+            replay.report.lines.append(f"{replay.report.fault} — MISMATCH")
+            return replay.report
+        replay.report.lines.append(f"{where}: ok")
+        replay.report.links += 1
+    try:
+        _check_ending(replay)
+    except _Fault as fault:
+        replay.report.fault = str(fault)
+    return replay.report
+
+
+def _begin(record: Mapping[str, Any], first: Any) -> _Replay:
+    if not isinstance(first, Mapping) or first.get("kind") != "start":
+        raise ChainError("the chain does not begin with a start link")
+    data = first.get("data") or {}
+    try:
+        rules = engine.new_game(str(data["game"]), data.get("options") or {}, data.get("players"))
+    except (KeyError, EngineError) as error:
+        raise ChainError(f"the start link names no game the engine knows: {error}") from None
+    seed_hex = record.get("seed")
+    try:
+        seed = bytes.fromhex(seed_hex) if isinstance(seed_hex, str) else None
+    except ValueError:
+        raise ChainError(f"the seed {seed_hex!r} is not hexadecimal") from None
+    return _Replay(
+        record=record,
+        state=rules.initial_state(),
+        game_id=str(data.get("game_id")),
+        commitment=data.get("commitment"),
+        seed=seed,
+    )
+
+
+def _where(index: int, link: Any) -> str:
+    if not isinstance(link, Mapping):
+        return f"link #{index}"
+    data = link.get("data")
+    turn = f", turn {data['turn']}" if isinstance(data, Mapping) and "turn" in data else ""
+    return f"link #{index} ({link.get('kind')}{turn})"
+
+
+def _check_link(replay: _Replay, index: int, link: Any, prev: str) -> str:
+    if not isinstance(link, Mapping) or not isinstance(link.get("data"), Mapping):
+        raise _Fault("not a link {n, prev, kind, data, hash}")
+    if link.get("n") != index:
+        raise _Fault(f"numbered {link.get('n')!r}, expected {index}")
+    if link.get("prev") != prev:
+        raise _Fault("its prev is not the hash of the link before it")
+    kind, data = link.get("kind"), link["data"]
+    if kind not in KINDS or (kind == "start") != (index == 0):
+        raise _Fault(f"kind {kind!r} does not belong here")
+    if link_hash(index, prev, str(kind), data) != link.get("hash"):
+        raise _Fault("its hash does not match its content")
+    if replay.result is not None and kind != "director":
+        raise _Fault("a step after the game ended")
+    _REPLAY[str(kind)](replay, data)
+    return str(link["hash"])
+
+
+def _replay_start(replay: _Replay, data: Mapping[str, Any]) -> None:
+    record = replay.record
+    for key in ("game", "options", "players", "game_id", "commitment"):
+        ours = record.get(key)
+        if key in record and (str(ours) if key == "game_id" else ours) != data.get(key):
+            raise _Fault(f"the record's {key} {ours!r} differs from the chain's {data.get(key)!r}")
+
+
+def _replay_move(replay: _Replay, data: Mapping[str, Any]) -> None:
+    state, seat = replay.state, data.get("seat")
+    if state.simultaneous or state.chance_outcomes() or seat not in state.to_act:
+        raise _Fault(f"a move by {replay.seat_name(seat)}, but the game says: {state.status()}")
+    action = state.parse(seat, str(data.get("text")))
+    if state.format(action) != data.get("text"):
+        raise _Fault(f"{data.get('text')!r} is not the move's canonical text")
+    replay.history.append(state.format(action))
+    replay.state = state.play(seat, action).state
+
+
+def _replay_orders(replay: _Replay, data: Mapping[str, Any]) -> None:
+    state, seat = replay.state, data.get("seat")
+    if not state.simultaneous or seat not in state.to_act:
+        raise _Fault(f"orders of {replay.seat_name(seat)}, but the game says: {state.status()}")
+    if any(earlier.get("seat") == seat for earlier in replay.sealed):
+        raise _Fault(f"a second set of orders of {replay.seat_name(seat)} in one turn")
+    text, salt, proof = str(data.get("text")), data.get("salt"), data.get("receipt")
+    state.parse(seat, text)  # the same errors as when they were given
+    if (salt is None) != (proof is None):
+        raise _Fault("a receipt without its salt, or a salt without its receipt")
+    if salt is not None:
+        made = receipt(replay.game_id, int(data.get("turn", -1)), seat, text, str(salt))
+        if made != proof:
+            raise _Fault(f"the receipt of {replay.seat_name(seat)} does not open with its salt")
+        replay.report.receipts_checked += 1
+    replay.sealed.append(data)
+
+
+def _more_orders(links: Sequence[Any], index: int) -> bool:
+    following = links[index + 1] if index + 1 < len(links) else None
+    if not (isinstance(following, Mapping) and following.get("kind") == "orders"):
+        return False
+    this, after = links[index].get("data", {}), following.get("data")
+    return isinstance(after, Mapping) and after.get("turn") == this.get("turn")
+
+
+def _settle_orders(replay: _Replay) -> None:
+    """Once a turn's orders links are all read: resolve them through the engine."""
+    if not replay.sealed:
+        return
+    state = replay.state
+    given = {int(item["seat"]): str(item["text"]) for item in replay.sealed}
+    if set(given) != set(state.to_act):
+        raise _Fault("a sealed turn whose orders do not cover every seat that owed them")
+    for seat in sorted(given):
+        state = state.submit(seat, given[seat])
+        replay.history.append(state.format(state.orders_of(seat)))
+    replay.sealed = []
+    replay.state = state.resolve().state
+
+
+def _replay_roll(replay: _Replay, data: Mapping[str, Any]) -> None:
+    state, outcome, number = replay.state, data.get("outcome"), data.get("roll")
+    outcomes = state.chance_outcomes()
+    if not outcomes:
+        raise _Fault(f"a roll, but the game says: {state.status()}")
+    if outcome not in outcomes:
+        raise _Fault(f"{outcome!r} is not one of the outcomes {', '.join(outcomes)}")
+    if not isinstance(number, int) or (
+        replay.last_roll is not None and number != replay.last_roll + 1
+    ):
+        raise _Fault(f"roll number {number!r} does not follow roll {replay.last_roll}")
+    if replay.seed is not None:
+        expected = fair_dice.roll(replay.seed, replay.game_id, number, replay.history, outcomes)
+        if expected != outcome:
+            raise _Fault(f"roll {number} recorded {outcome}, the seed gives {expected}")
+        replay.report.rolls_checked += 1
+    replay.last_roll = number
+    replay.state = state.apply_chance(str(outcome)).state
+
+
+def _replay_director(replay: _Replay, data: Mapping[str, Any]) -> None:
+    action = data.get("action")
+    if action not in DIRECTOR_ACTIONS:
+        raise _Fault(f"no director action {action!r}")
+    if action == "correct_result" and replay.result is None:
+        raise _Fault("a director's correction before the game ended")
+    if action in ("correct_result", "void"):
+        detail = data.get("detail")
+        replay.result = detail.get("result") if isinstance(detail, Mapping) else None
+        if not isinstance(replay.result, Mapping):
+            raise _Fault(f"a director's {action} without the result it gives")
+
+
+def _replay_end(replay: _Replay, data: Mapping[str, Any]) -> None:
+    result, seed = data.get("result"), data.get("seed")
+    if not isinstance(result, Mapping):
+        raise _Fault("an end without a result")
+    outcome = replay.state.outcome
+    if data.get("by") in ("move", "orders", "start"):
+        if outcome is None or outcome.to_json()["places"] != result.get("places"):
+            raise _Fault(f"ends {result.get('result')}, but the game says: {replay.state.status()}")
+    elif outcome is not None:
+        raise _Fault(f"ends by {data.get('by')} after the game was already over")
+    if replay.commitment is not None:
+        if not isinstance(seed, str) or _commitment_of(seed) != replay.commitment:
+            raise _Fault("the revealed seed does not match the commitment")
+        if replay.seed is not None and replay.seed.hex() != seed:
+            raise _Fault("the record's seed differs from the one the chain revealed")
+    replay.result = result
+
+
+def _commitment_of(seed: str) -> str | None:
+    try:
+        return fair_dice.commitment(bytes.fromhex(seed))
+    except ValueError:
+        return None
+
+
+_REPLAY = {
+    "start": _replay_start,
+    "move": _replay_move,
+    "orders": _replay_orders,
+    "roll": _replay_roll,
+    "director": _replay_director,
+    "end": _replay_end,
+}
+
+
+def _check_ending(replay: _Replay) -> None:
+    recorded = replay.record.get("result")
+    if replay.result is None:
+        if recorded is not None:
+            raise _Fault("the record has a result the chain never reached")
+        return
+    if recorded is not None and recorded.get("result") != replay.result.get("result"):
+        raise _Fault(
+            f"the record's result {recorded.get('result')} differs from the chain's "
+            f"{replay.result.get('result')}"
+        )

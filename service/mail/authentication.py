@@ -1,0 +1,166 @@
+"""Sender authentication: is the From address of a reply really the player's?
+
+A reply address is in every quoted notification, so whoever sees one could forge the
+player's From and move for them. The gateway therefore asks, after it has matched the From
+to the player, who vouches for that From:
+
+1. **Our mail server**, when the operator names it (``PBEM_TRUSTED_AUTHSERV_IDS``): the
+   topmost ``Authentication-Results`` header (RFC 8601) with a trusted authserv-id is its
+   verdict. DMARC ``pass`` is enough and ``fail`` refuses; without a DMARC verdict, an SPF
+   pass whose ``smtp.mailfrom`` domain, or a DKIM pass whose ``header.d``, aligns with the
+   From domain is enough. Headers from other hosts are ignored (anyone can write them).
+2. **Ourselves**, for mail our own SMTP listener took straight from the sender's server
+   (channel ``smtp`` with the envelope sender the listener recorded; unless
+   ``PBEM_SMTPD_CHECK_SENDERS=0``): a DKIM signature whose
+   ``d=`` aligns with the From domain must verify (dkimpy; DNS through :data:`dns_txt`, which
+   tests replace with a local key), and the envelope sender (``MAIL FROM``) must be of the
+   From's domain too.
+3. Otherwise (mail through the pipe, the webhook or IMAP with no trusted header) there is
+   nobody to ask, and the reply is taken on its From as before.
+
+A player whose mail reaches us through a forwarder (which breaks SPF and DKIM) can turn the
+checks off for that one address (``PATCH /players/me {"forwarded_addresses": [...]}``).
+Alignment is DMARC's relaxed mode, approximated without the public suffix list: the two
+domains are equal, or one is a subdomain of the other and the shorter has two labels or more.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from email.parser import BytesHeaderParser
+from email.policy import compat32
+from email.utils import parseaddr
+from typing import Any
+
+import authres
+import dkim
+from dkim import dnsplug
+
+from service.config import Settings
+from service.mail.models import InboundMessage
+from service.models import Player
+
+log = logging.getLogger(__name__)
+
+DnsTxt = Callable[..., Any]
+dns_txt: DnsTxt = dnsplug.get_txt
+"""How DKIM keys are looked up (``name, timeout=5 -> bytes | None``); tests put a local key."""
+
+HELP = (
+    "If you did send it, your mail provider did not vouch for it; if your mail to us goes "
+    "through a forwarding address, you can turn this check off for that address in your "
+    'preferences (PATCH /api/v1/players/me {"forwarded_addresses": ["you@example.org"]}).'
+)
+
+
+def for_player(row: InboundMessage, sender: str, player: Player, settings: Settings) -> str:
+    """The gateway's one call, once the From matched one of ``player``'s addresses: the
+    answer to send that address when the reply is refused, or "" to go on."""
+    address = next((e for e in player.emails if e.address == sender.lower()), None)
+    if address is None or not address.sender_checks:
+        return ""
+    why = refusal(row.raw, sender, row.channel, row.envelope_from, settings)
+    if not why:
+        return ""
+    return f"a mail with your address as its sender was not played: {why}. {HELP}"
+
+
+def refusal(
+    raw: bytes, sender: str, channel: str, envelope_from: str | None, settings: Settings
+) -> str:
+    """Why a reply from ``sender`` is not to be believed, or "" when it is (or nobody can
+    tell). Never raises: hostile mail makes a reason, not an exception."""
+    try:
+        return _refusal(raw, sender.lower(), channel, envelope_from, settings)
+    except Exception as error:  # a malformed header or signature is a failed check
+        log.info("sender authentication could not read the message", exc_info=True)
+        return f"its sender could not be authenticated ({type(error).__name__})"
+
+
+def _refusal(
+    raw: bytes, sender: str, channel: str, envelope_from: str | None, settings: Settings
+) -> str:
+    domain = sender.rpartition("@")[2]
+    if settings.trusted_authserv_ids:
+        verdict = _trusted_results(raw, settings.trusted_authserv_ids)
+        if verdict is not None:
+            return _judge(verdict, domain)
+    if channel == "smtp" and envelope_from is not None and settings.smtpd_check_senders:
+        return _direct(raw, domain, envelope_from)
+    return ""
+
+
+# -- what our mail server said ----------------------------------------------------------------
+
+
+def _trusted_results(raw: bytes, trusted: tuple[str, ...]) -> Any:
+    """The topmost Authentication-Results header from a trusted host, parsed, or None."""
+    headers = BytesHeaderParser(policy=compat32).parsebytes(raw)
+    for value in headers.get_all("Authentication-Results") or []:
+        text = " ".join(str(value).split())
+        if text.partition(";")[0].strip().lower() not in trusted:
+            continue
+        return authres.AuthenticationResultsHeader.parse_value(text)
+    return None
+
+
+def _judge(header: Any, domain: str) -> str:
+    host = header.authserv_id
+    results = {result.method.lower(): result for result in header.results}
+    dmarc = results.get("dmarc")
+    if dmarc is not None and dmarc.result.lower() == "pass":
+        return ""
+    if dmarc is not None and dmarc.result.lower() == "fail":
+        return f"DMARC failed for {domain} (as {host} checked it): the From address is forged"
+    for method, prop in (("spf", "mailfrom"), ("dkim", "d")):
+        for result in header.results:
+            if result.method.lower() != method or result.result.lower() != "pass":
+                continue
+            value = next((p.value for p in result.properties if p.name.lower() == prop), "")
+            if aligned(str(value).rpartition("@")[2], domain):
+                return ""
+    return (
+        f"{host} found no DMARC pass and no SPF or DKIM pass for {domain}: "
+        "the From address is not authenticated"
+    )
+
+
+# -- checking it ourselves --------------------------------------------------------------------
+
+
+def _direct(raw: bytes, domain: str, envelope_from: str | None) -> str:
+    envelope = parseaddr(envelope_from or "")[1].lower().rpartition("@")[2]
+    if not aligned(envelope, domain):
+        shown = envelope_from or "empty"
+        return f"the envelope sender ({shown}) is not of {domain}, the From address's domain"
+    signed = _dkim_domains(raw)
+    for index, signer in enumerate(signed):
+        if aligned(signer, domain) and dkim.DKIM(raw).verify(idx=index, dnsfunc=dns_txt):
+            return ""
+    if any(aligned(signer, domain) for signer in signed):
+        return f"the DKIM signature of {domain} does not verify: the mail was forged or changed"
+    return f"the mail carries no DKIM signature of {domain}, so its From cannot be trusted"
+
+
+def _dkim_domains(raw: bytes) -> list[str]:
+    """The ``d=`` of each DKIM-Signature header, in order (index = dkimpy's ``idx``)."""
+    headers = BytesHeaderParser(policy=compat32).parsebytes(raw)
+    found = []
+    for value in headers.get_all("DKIM-Signature") or []:
+        tags = dict(
+            part.strip().partition("=")[::2] for part in "".join(str(value).split()).split(";")
+        )
+        found.append(tags.get("d", "").lower().rstrip("."))
+    return found
+
+
+def aligned(first: str, second: str) -> bool:
+    """DMARC relaxed alignment, without the public suffix list (see the module's notes)."""
+    first, second = first.lower().rstrip("."), second.lower().rstrip(".")
+    if not first or not second:
+        return False
+    if first == second:
+        return True
+    shorter, longer = sorted((first, second), key=len)
+    return longer.endswith("." + shorter) and shorter.count(".") >= 1

@@ -1,0 +1,417 @@
+"""Reading a typed reply as a person would: the game decides what is a move.
+
+``read_reply(text, judge)`` sorts the lines ``extract.py`` found into commands, one move (or
+set of sealed orders) and ignored prose, and says why for each. It touches no database: the
+``judge`` it is given (``service.games.action_reader``) reads a text as the player's action in
+the current position and returns its canonical text, or raises ``ServiceError`` saying why
+it is none.
+
+How a reply is read:
+
+1. **Line kinds**, tried in order by ``LINE_READERS`` (a new kind of line is one more reader):
+   a snip mark (``[...]``, ``[snip]``) is dropped; a line repeating an earlier one is ignored;
+   a command alone on its line (``commands.read_command``) is a command; every other line is
+   a *text line*. Commands are strict: a sentence that merely uses a command word ("nice
+   board!", "Hi, I resign") is prose, ignored, with a hint on how to write the command.
+2. **Candidates.** From the text lines the reader proposes candidate texts: each line; in a
+   line, its notation-shaped tokens (``d1-d4``, ``W@d1``, ``1:ne``, ``a0``, ``01234567``)
+   joined, each maximal run of them and each one alone; each run of consecutive *notation
+   lines* (lines made only of such tokens) joined, for orders written over several lines
+   (Anti-Grid chains, Elemento removal choices, Elasta and Nelaxtam orders); and every
+   notation-shaped token of the reply joined.
+3. **The game decides.** Each candidate is put to the judge. A legal candidate inside a larger
+   legal one (the same tokens and more) is a part of it, not a move of its own. Then:
+   exactly one distinct action, and every notation line is part of it: play it. Several
+   distinct actions: play nothing and ask which. A notation line left out of the one action
+   (a chain whose second step is wrong, a typo under the move): play nothing, say why, as
+   half of what was meant must never be played. No legal candidate but a notation line, or
+   (when no command was given) a notation-shaped token in a sentence: the engine's error,
+   quoting it. Everything else is prose: kept in the answer's "Ignored" list, never an
+   error.
+
+The judge is asked at most ``MAX_CANDIDATES`` times and for at most ``READ_SECONDS``; a
+reply that needs more is not guessed from: nothing is played and the player is told why.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from service.errors import ServiceError
+from service.mail import phrases
+from service.mail.commands import MAX_LINE_CHARS, Command, Kind, command_hint, read_command
+
+__all__ = [
+    "LINE_READERS",
+    "Ignored",
+    "Judge",
+    "Line",
+    "Reading",
+    "ignored_line",
+    "quoted",
+    "read_reply",
+]
+
+MAX_CANDIDATES = 400
+READ_SECONDS = 5.0
+
+Judge = Callable[[str], str]
+"""Canonical text of the player's action in ``text``; raises ServiceError if it is none."""
+
+_STRIP = "\"'“”‘’«»()[]{}.,;!?"
+_SHAPED_RE = re.compile(r"(?=\S*\d)[\w@:/\-–—]{1,24}|\w{1,2}:[^\W\d_]{2,6}")
+_SNIP_RE = re.compile(
+    r"\s*[\[<({]\s*(?:\.{2,}|…|-+\s*)?(?:snip(?:ped)?|schnipp(?:-schnapp)?|gekürzt|coupé|"
+    r"coupe|recorte|cortado|taglio|tagliato|knip|geknipt|ciach|wycięte|вырезано|cut)?"
+    r"\s*(?:\.{2,}|…|-+)?\s*[\])>}]\s*|\s*(?:\.{3,}|…)\s*",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Ignored:
+    """A line not acted on, and why (for the answer)."""
+
+    line: str
+    why: str
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a reply asks for, in the order typed, and what it says besides."""
+
+    commands: tuple[Command, ...]
+    ignored: tuple[Ignored, ...]
+
+
+@dataclass(frozen=True)
+class Line:
+    """One non-blank typed line and what a reader made of it."""
+
+    index: int
+    text: str
+    kind: str
+    """"command", "text", "ignored" or "dropped"; a reader of a new kind adds its own."""
+    command: Command | None = None
+    why: str = ""
+
+    @property
+    def body(self) -> str:
+        """The text the candidates come from: the line without a label ("my move:")."""
+        return phrases.without_label(self.text)
+
+
+LineReader = Callable[[int, str, set[str]], Line | None]
+
+
+def _snip(index: int, text: str, seen: set[str]) -> Line | None:
+    return Line(index, text, "dropped") if _SNIP_RE.fullmatch(text) else None
+
+
+def _repeat(index: int, text: str, seen: set[str]) -> Line | None:
+    key = " ".join(text.lower().split()).rstrip(".!?,;: ")
+    if key in seen:
+        return Line(index, text, "ignored", why="repeats an earlier line")
+    seen.add(key)
+    return None
+
+
+_OUR_EXAMPLES_RE = re.compile(r"(?:valid (?:now|here), )?for example:", re.I)
+
+
+def _ours(index: int, text: str, seen: set[str]) -> Line | None:
+    """Our own example line, should a client's quote have lost its marks: never a move."""
+    if _OUR_EXAMPLES_RE.match(text):
+        return Line(index, text, "ignored", why="the example moves of our mail")
+    return None
+
+
+def _command(index: int, text: str, seen: set[str]) -> Line | None:
+    command = read_command(text)
+    return Line(index, text, "command", command) if command else None
+
+
+LINE_READERS: list[LineReader] = [_snip, _ours, _repeat, _command]
+"""Tried in order on each line; the first answer wins, and a line no reader claims is a text
+line (a move candidate or prose). A new kind of line (say, a conditional order) is one more
+reader: a ``Line`` with a ``command`` runs that command in its place, in the order typed."""
+
+
+def read_reply(text: str, judge: Judge, signature: Sequence[str] = ()) -> Reading:
+    """The commands, the move and the ignored lines of a typed reply (module docstring).
+
+    ``signature``: the lines the extractor cut as a signature. They are listed as ignored,
+    except a line made only of notation ("Good luck!" above a move made it look like a
+    sign-off): that one is read with the rest, so no move is lost to a signature cut.
+    """
+    kept = [line for line in signature if line.strip() and _all_shaped(line)]
+    lines = list(_lines("\n".join([text, *kept])))
+    texts = [line for line in lines if line.kind == "text"]
+    found = _Candidates(texts, judge)
+    move, used = found.decide(any_command=any(line.command for line in lines))
+    commands: list[Command] = []
+    ignored: list[Ignored] = []
+    for line in lines:
+        if line.command is not None:
+            commands.append(line.command)
+        elif move is not None and line.index == used[0]:
+            commands.append(move)
+        elif line.kind == "ignored":
+            ignored.append(Ignored(line.text, line.why))
+        elif line.kind == "text" and line.index not in used:
+            ignored.append(Ignored(line.text, _why_ignored(line.text)))
+    for cut in signature:
+        if cut.strip() and cut not in kept:
+            why = _why_ignored(cut)
+            ignored.append(Ignored(cut.strip(), "a signature" if why == PROSE else why))
+    return Reading(tuple(commands), tuple(ignored))
+
+
+def _lines(text: str) -> Iterator[Line]:
+    seen: set[str] = set()
+    numbered = (line.strip() for line in text.splitlines())
+    for index, line in enumerate(line for line in numbered if line):
+        read = next(
+            (got for reader in LINE_READERS if (got := reader(index, line, seen)) is not None),
+            None,
+        )
+        yield read or Line(index, line, "text")
+
+
+PROSE = "not a move or command"
+_KINDS = {
+    "greeting": "a greeting",
+    "sign-off": "a closing",
+    "label": "a label",
+    "name": "a name",
+}
+SHOWN_IGNORED = 12
+SHOWN_CHARS = 60
+
+
+def _why_ignored(line: str) -> str:
+    hint = command_hint(line)
+    if hint:
+        return f"not a command alone on its line: {hint}"
+    return _KINDS.get(phrases.kind_of(line), PROSE)
+
+
+def quoted(text: str) -> str:
+    """A text read from a reply, for an answer: 'line', or 'line 1 / line 2'."""
+    shown = " / ".join(line.strip() for line in text.splitlines() if line.strip())
+    if len(shown) > SHOWN_CHARS:
+        shown = shown[: SHOWN_CHARS - 1] + "…"
+    return f"'{shown}'"
+
+
+def ignored_line(ignored: Sequence[Ignored]) -> str:
+    """The answer's line on what was not acted on: "Ignored: 'Thanks!', 'Carol' (a name)"."""
+    if not ignored:
+        return "Ignored: nothing."
+    parts = [quoted(i.line) + ("" if i.why == PROSE else f" ({i.why})") for i in ignored]
+    more = len(parts) - SHOWN_IGNORED
+    shown = parts[:SHOWN_IGNORED] + ([f"and {more} more lines"] if more > 0 else [])
+    return "Ignored: " + ", ".join(shown)
+
+
+def _tokens(line: str) -> list[str]:
+    return [token.strip(_STRIP) for token in line.split()]
+
+
+def _all_shaped(line: str) -> bool:
+    return all(_shaped(token) for token in _tokens(phrases.without_label(line)))
+
+
+def _shaped(token: str) -> bool:
+    return bool(token) and bool(_SHAPED_RE.fullmatch(token))
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    text: str
+    span: frozenset[tuple[int, int]]
+    """(line index, token index) of every token the text is made of."""
+    lines: tuple[int, ...]
+
+
+@dataclass
+class _Candidates:
+    lines: Sequence[Line]
+    judge: Judge
+    verdicts: dict[str, str | ServiceError] = field(default_factory=dict)
+    asked: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    def decide(self, *, any_command: bool) -> tuple[Command | None, tuple[int, ...]]:
+        """The MOVE (or ERROR) to run and the lines it was read from, or (None, ())."""
+        notation = [line for line in self.lines if self._is_notation(line)]
+        candidates = list(self._candidates(notation))
+        legal: list[tuple[_Candidate, str]] = []
+        for candidate in candidates:
+            verdict = self._verdict(candidate.text)
+            if verdict is None:
+                return self._too_long(candidates)
+            if isinstance(verdict, str):
+                legal.append((candidate, verdict))
+        biggest = [(c, action) for c, action in legal if not any(c.span < d.span for d, _ in legal)]
+        actions = list(dict.fromkeys(action for _, action in biggest))
+        if len(actions) > 1:
+            return self._several(biggest)
+        if actions:
+            covered = {token for c, _ in biggest for token in c.span}
+            left_out = [line for line in notation if not self._covered(line, covered)]
+            if left_out:
+                return self._left_out(left_out, biggest, actions[0])
+            sources = tuple(sorted({i for c, _ in biggest for i in c.lines}))
+            text = "\n".join(self._text(i) for i in sources)
+            return Command(Kind.MOVE, actions[0], text, _read_as(text, actions[0])), sources
+        return self._none_legal(notation, any_command=any_command)
+
+    # -- candidates -----------------------------------------------------------------------
+
+    def _is_notation(self, line: Line) -> bool:
+        tokens = _tokens(line.body)
+        return len(line.body) <= MAX_LINE_CHARS and all(_shaped(t) for t in tokens)
+
+    def _candidates(self, notation: Sequence[Line]) -> Iterator[_Candidate]:
+        for block in self._blocks(notation):
+            if len(block) > 1:
+                yield self._joined(block)
+        every: list[tuple[Line, int, str]] = []
+        for line in self.lines:
+            tokens = _tokens(line.body)
+            shaped = [(i, t) for i, t in enumerate(tokens) if _shaped(t)]
+            every += [(line, i, t) for i, t in shaped]
+            if len(line.body) <= MAX_LINE_CHARS:
+                span = frozenset((line.index, i) for i in range(len(tokens)))
+                yield _Candidate(line.body, span, (line.index,))
+            parts = [shaped, *_runs(shaped), *([s] for s in shaped)] if shaped else []
+            for part in parts:
+                span = frozenset((line.index, i) for i, _ in part)
+                yield _Candidate(" ".join(t for _, t in part), span, (line.index,))
+        if len({line.index for line, _, _ in every}) > 1:
+            span = frozenset((line.index, i) for line, i, _ in every)
+            lines = tuple(sorted({line.index for line, _, _ in every}))
+            yield _Candidate(" ".join(t for _, _, t in every), span, lines)
+
+    def _blocks(self, notation: Sequence[Line]) -> Iterator[list[Line]]:
+        """Runs of notation lines typed one under the other (blank lines aside)."""
+        block: list[Line] = []
+        for line in notation:
+            if block and line.index != block[-1].index + 1:
+                yield block
+                block = []
+            block.append(line)
+        if block:
+            yield block
+
+    def _joined(self, block: Sequence[Line]) -> _Candidate:
+        span = frozenset((line.index, i) for line in block for i in range(len(_tokens(line.body))))
+        return _Candidate(
+            " ".join(line.body for line in block), span, tuple(line.index for line in block)
+        )
+
+    def _covered(self, line: Line, covered: set[tuple[int, int]]) -> bool:
+        return all((line.index, i) in covered for i in range(len(_tokens(line.body))))
+
+    def _text(self, index: int) -> str:
+        return next(line.text for line in self.lines if line.index == index)
+
+    def _verdict(self, text: str) -> str | ServiceError | None:
+        """The judge's answer (cached); None when the budget is spent."""
+        if text not in self.verdicts:
+            spent = time.monotonic() - self.started > READ_SECONDS
+            if self.asked >= MAX_CANDIDATES or spent:
+                return None
+            self.asked += 1
+            try:
+                self.verdicts[text] = self.judge(text)
+            except ServiceError as error:
+                self.verdicts[text] = error
+        return self.verdicts[text]
+
+    # -- answers --------------------------------------------------------------------------
+
+    def _several(
+        self, biggest: Sequence[tuple[_Candidate, str]]
+    ) -> tuple[Command, tuple[int, ...]]:
+        choices = list(dict.fromkeys(f"'{c.text}'" for c, _ in biggest))
+        sources = tuple(sorted({i for c, _ in biggest for i in c.lines}))
+        note = (
+            f"we read {len(choices)} different moves in your reply ({', '.join(choices)}), so "
+            f"nothing was played: reply again with only the one you mean"
+        )
+        return Command(Kind.ERROR, "", "\n".join(self._text(i) for i in sources), note), sources
+
+    def _left_out(
+        self, lines: Sequence[Line], biggest: Sequence[tuple[_Candidate, str]], action: str
+    ) -> tuple[Command, tuple[int, ...]]:
+        first = lines[0].body
+        verdict = self.verdicts.get(first)
+        why = verdict.message if isinstance(verdict, ServiceError) else "it is not a move here"
+        note = (
+            f"we could read {action} as a move, but not {first!r} ({why}); as it may be part "
+            f"of what you meant, nothing was played: send the whole move again"
+        )
+        read = {line.index for line in lines} | {i for c, _ in biggest for i in c.lines}
+        sources = tuple(sorted(read))
+        return Command(Kind.ERROR, "", "\n".join(self._text(i) for i in sources), note), sources
+
+    def _none_legal(
+        self, notation: Sequence[Line], *, any_command: bool
+    ) -> tuple[Command | None, tuple[int, ...]]:
+        if notation:
+            block = next(iter(self._blocks(notation)))
+            tried = self._joined(block) if len(block) > 1 else None
+            text = tried.text if tried else block[0].body
+            sources = tuple(line.index for line in block)
+            shown = "\n".join(line.text for line in block)
+        elif any_command:
+            return None, ()
+        else:
+            shaped = [(line, [t for t in _tokens(line.body) if _shaped(t)]) for line in self.lines]
+            found = next(((line, tokens) for line, tokens in shaped if tokens), None)
+            if found is None:
+                return None, ()
+            sources, shown = (found[0].index,), found[0].text
+            # The reading the game understood best: one it read as a move, if any.
+            readings = [" ".join(found[1]), found[0].body]
+            text = next((t for t in readings if _read_as_move(self.verdicts.get(t))), readings[0])
+        verdict = self.verdicts.get(text)
+        why = verdict.message if isinstance(verdict, ServiceError) else "it is not a move here"
+        note = why if len(sources) == 1 else f"{why} ({len(sources)} lines read as one move)"
+        return Command(Kind.ERROR, "", shown, note), sources
+
+    def _too_long(self, candidates: Sequence[_Candidate]) -> tuple[Command, tuple[int, ...]]:
+        sources = tuple(sorted({i for c in candidates for i in c.lines}))
+        note = (
+            f"your reply has too many lines that could be moves to read them all "
+            f"({len(sources)}), so nothing was played: send your move alone"
+        )
+        first = self._text(sources[0]) if sources else ""
+        return Command(Kind.ERROR, "", first, note), sources
+
+
+def _read_as_move(verdict: str | ServiceError | None) -> bool:
+    """A refusal of something the game did read as a move (illegal, not unreadable)."""
+    return isinstance(verdict, ServiceError) and verdict.code != "cannot_read"
+
+
+def _runs(shaped: Sequence[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
+    """Maximal runs of notation-shaped tokens standing next to each other in a line."""
+    run: list[tuple[int, str]] = []
+    for index, token in shaped:
+        if run and index != run[-1][0] + 1:
+            yield run
+            run = []
+        run.append((index, token))
+    if run:
+        yield run
+
+
+def _read_as(text: str, action: str) -> str:
+    """The note of a MOVE: how its text was read when that is not plain."""
+    return "" if " ".join(text.split()) == action else f"read as {action}"

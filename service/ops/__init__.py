@@ -1,0 +1,1 @@
+"""Operating the service: health, metrics, status and log format."""

@@ -1,0 +1,125 @@
+"""What a game mail tells its reader beyond the engine's view: the board from their side with
+the last move marked, the open draw offers, and how close they are to a forfeit.
+
+:func:`view_for` is what ``notify`` puts in every game mail as ``view``; it adds keys to
+``View.to_json()`` (``flipped``, ``last_move``, ``last_squares``, ``offers``, ``warnings``)
+that the board partials show when present. The public page and the API keep the engine's
+view as it is, plus ``draw_offers`` in the API's game summary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+import engine
+from engine import State
+from service.mail.boards import changed_squares, reader_view, should_flip
+from service.models import Game, Player, Step, Turn
+
+
+def view_for(
+    session: Session, game: Game, state: State, seat: int | None, reader: Player | None
+) -> dict[str, Any]:
+    """The reader's view of ``game`` for a mail (``state``: the game's current state)."""
+    view = state.view(seat).to_json()
+    if view["outcome"] is None and game.result is not None:
+        view["outcome"] = game.result
+    text, squares = last_move(session, game, state)
+    flip = should_flip(game.name, seat, reader.board_flip if reader is not None else False)
+    shown = reader_view(view, flip, text, squares)
+    shown["offers"] = offer_lines(game, state, seat)
+    shown["warnings"] = forfeit_lines(game, state, seat)
+    return shown
+
+
+def last_move(session: Session, game: Game, state: State) -> tuple[str | None, list[str]]:
+    """``Last move (turn 5): White a1-a3`` and the squares it changed, or (None, []); worked
+    out once per game and turn in a transaction (every seat's mail shares it)."""
+    cache = session.info.setdefault("pbem.last_move", {})
+    key = (game.id, game.turn, game.status)
+    if key not in cache:
+        cache[key] = _last_move(session, game, state)
+    found: tuple[str | None, list[str]] = cache[key]
+    return found
+
+
+def _last_move(session: Session, game: Game, state: State) -> tuple[str | None, list[str]]:
+    number = session.scalar(
+        select(func.max(Step.turn)).where(Step.game_id == game.id, Step.kind == "move")
+    )
+    if number is None:
+        return None, []
+    steps = session.scalars(
+        select(Step)
+        .where(Step.game_id == game.id, Step.turn == number, Step.kind == "move")
+        .order_by(Step.number)
+    ).all()
+    names = state.game.seat_names
+    moves = "; ".join(
+        f"{names[step.seat]} {step.text}" if step.seat is not None else step.text for step in steps
+    )
+    text = f"Last move (turn {number}): {moves}"
+    turns = session.scalars(
+        select(Turn).where(Turn.game_id == game.id, Turn.number.in_((number, number + 1)))
+    ).all()
+    before = next((turn for turn in turns if turn.number == number), None)
+    after = next((turn for turn in turns if turn.number == number + 1), None)
+    if before is None:
+        return text, []
+    old = engine.state_from_json(before.state).grid(None)
+    new_state = engine.state_from_json(after.state) if after is not None else state
+    return text, changed_squares(old, new_state.grid(None))
+
+
+def offer_lines(game: Game, state: State, seat: int | None) -> list[str]:
+    """The open draw offers, as the reader should read them."""
+    offers: Sequence[int] = game.draw_offers or []
+    if game.status != "active" or not offers:
+        return []
+    names = state.game.seat_names
+    players = {s.seat: s.player.name for s in game.seats}
+    others = [s for s in offers if s != seat]
+    lines = []
+    if others:
+        who = " and ".join(f"{players.get(s, names[s])} ({names[s]})" for s in others)
+        verb = "offer" if len(others) > 1 else "offers"
+        if seat is not None and seat not in offers:
+            lines.append(
+                f'Draw offer: {who} {verb} a draw. Reply "accept" (or "draw") to agree, '
+                f'"decline" to refuse; it lapses when you move without answering.'
+            )
+        else:
+            lines.append(f"Draw offer: {who} {verb} a draw.")
+    if seat is not None and seat in offers:
+        lines.append(
+            'Your draw offer stands until your opponent answers or moves; reply "draw off" '
+            "to take it back."
+        )
+    return lines
+
+
+def forfeit_lines(game: Game, state: State, seat: int | None, always: bool = False) -> list[str]:
+    """How many missed deadlines the reader has left before a forfeit (sealed games), once
+    they have missed one (``always``: even before)."""
+    if seat is None or game.status != "active" or not state.simultaneous:
+        return []
+    after = game.time_control.get("forfeit_after")
+    missed = game.seats[seat].missed
+    if not after or not (missed or always):
+        return []
+    return [missed_line(missed, after)]
+
+
+def missed_line(missed: int, forfeit_after: int) -> str:
+    left = forfeit_after - missed
+    so_far = f"You have missed {missed} deadline{'s' * (missed != 1)} in a row. " if missed else ""
+    if left <= 1:
+        return so_far + "Miss the next deadline and you forfeit the game (one more miss loses)."
+    return (
+        so_far + f"{left} missed deadlines in a row forfeit the game; the default orders "
+        "played for you count as a miss."
+    )
