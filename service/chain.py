@@ -19,7 +19,12 @@ Kinds, and their ``data`` (``turn`` is the service's turn number the step belong
 
 ==========  ===============================================================================
 ``start``   ``game``, ``options``, ``players``, ``game_id`` (string), ``commitment`` (the
-            SHA-256 hex of the dice seed, or null): the game the engine replays
+            SHA-256 hex of the dice seed, or null), ``position`` (the start position a
+            director gave, as ``pbem engine show`` prints it, or null for the usual start):
+            the game the engine replays; a chain that begins part-way through a game (an
+            import whose own chain could not be kept) adds ``resumed``: ``{"state"`` (the
+            engine's JSON of the position), ``"steps"`` (the record's steps before it),
+            ``"from_chain"`` (the head hash of the chain it came with, or null)``}``
 ``move``    ``turn``, ``seat``, ``text``: an alternating move, as the engine formats it
 ``orders``  ``turn``, ``seat``, ``text``, ``salt``, ``receipt``: one seat's sealed orders,
             written when the turn resolves (never before), one link per seat in seat order;
@@ -29,12 +34,16 @@ Kinds, and their ``data`` (``turn`` is the service's turn number the step belong
 ``roll``    ``turn``, ``roll`` (the roll number the dice derivation used), ``outcome``: a
             chance step; the seed stays secret until the ``end`` link (see ``engine/dice.py``)
 ``director`` ``turn``, ``actor``, ``action`` (``deadline``, ``pause``, ``resume``,
-            ``set_result``, ``correct_result``, ``void``), ``detail`` (the new deadline, the
-            reason, or ``{"result", "reason"}``): a director's act, never a rewrite
+            ``replace``, ``set_result``, ``correct_result``, ``void``), ``detail`` (the new
+            deadline, the reason, ``{"seat", "player", "reason"}`` or ``{"result",
+            "reason"}``): a director's act, never a rewrite
 ``end``     ``turn``, ``by`` (``move``, ``orders``, ``resign``, ``draw``, ``time``,
             ``forfeit``, ``director``...), ``result`` (``places``, ``reason``, ``result``),
             ``seed`` (hex, or null when the game has no dice)
 ==========  ===============================================================================
+
+The verifier also checks that the record's ``steps`` are exactly the steps the chain replays,
+so an edit to the record outside the chain is caught too.
 
 Nothing secret is ever in a link before it may be known: sealed orders and their salts enter
 the chain when their turn resolves, the dice seed when the game ends.
@@ -58,7 +67,15 @@ from service.models import ChainLink, Game, Order
 
 GENESIS = "0" * 64
 KINDS = ("start", "move", "orders", "roll", "director", "end")
-DIRECTOR_ACTIONS = ("deadline", "pause", "resume", "set_result", "correct_result", "void")
+DIRECTOR_ACTIONS = (
+    "deadline",
+    "pause",
+    "resume",
+    "replace",
+    "set_result",
+    "correct_result",
+    "void",
+)
 
 
 def canonical(value: Any) -> bytes:
@@ -103,16 +120,35 @@ def append(session: Session, game: Game, kind: str, data: Mapping[str, Any]) -> 
     return link
 
 
-def started(session: Session, game: Game) -> ChainLink:
+def started(session: Session, game: Game, resumed: Mapping[str, Any] | None = None) -> ChainLink:
     """Link 0: the game the engine replays, and the dice commitment."""
-    data = {
+    data: dict[str, Any] = {
         "game": game.name,
         "options": dict(game.options),
         "players": game.players,
         "game_id": str(game.id),
         "commitment": game.commitment,
+        "position": game.start_position,
     }
+    if resumed is not None:
+        data["resumed"] = dict(resumed)
     return append(session, game, "start", data)
+
+
+def adopt(session: Session, game: Game, links: Sequence[Mapping[str, Any]]) -> None:
+    """Store a verified chain that came with an imported record, link for link."""
+    for link in links:
+        session.add(
+            ChainLink(
+                game_id=game.id,
+                number=link["n"],
+                kind=link["kind"],
+                data=dict(link["data"]),
+                prev=link["prev"],
+                hash=link["hash"],
+            )
+        )
+    session.flush()
 
 
 def sealed_orders(session: Session, game: Game, seat: int, text: str) -> None:
@@ -194,6 +230,7 @@ class _Replay:
     commitment: str | None
     seed: bytes | None
     history: list[str] = field(default_factory=list)
+    steps: list[Mapping[str, Any]] = field(default_factory=list)
     sealed: list[Mapping[str, Any]] = field(default_factory=list)
     last_roll: int | None = None
     result: Mapping[str, Any] | None = None
@@ -232,6 +269,7 @@ def verify(record: Mapping[str, Any]) -> Report:
         replay.report.lines.append(f"{where}: ok")
         replay.report.links += 1
     try:
+        _check_steps(replay)
         _check_ending(replay)
     except _Fault as fault:
         replay.report.fault = str(fault)
@@ -251,13 +289,36 @@ def _begin(record: Mapping[str, Any], first: Any) -> _Replay:
         seed = bytes.fromhex(seed_hex) if isinstance(seed_hex, str) else None
     except ValueError:
         raise ChainError(f"the seed {seed_hex!r} is not hexadecimal") from None
-    return _Replay(
+    replay = _Replay(
         record=record,
-        state=rules.initial_state(),
+        state=_start_state(rules, data),
         game_id=str(data.get("game_id")),
         commitment=data.get("commitment"),
         seed=seed,
     )
+    resumed = data.get("resumed")
+    if isinstance(resumed, Mapping):
+        replay.steps = [step for step in resumed.get("steps") or [] if isinstance(step, Mapping)]
+        replay.history = [str(s.get("text")) for s in replay.steps if s.get("kind") == "move"]
+        rolls = sum(1 for step in replay.steps if step.get("kind") == "chance")
+        replay.last_roll = rolls or None
+    return replay
+
+
+def _start_state(rules: engine.Game, data: Mapping[str, Any]) -> State:
+    """Where the replay begins: the usual start, a director's position, or a resumed state."""
+    resumed, position = data.get("resumed"), data.get("position")
+    try:
+        if isinstance(resumed, Mapping):
+            state = engine.state_from_json(resumed["state"])
+            if state.game.name != rules.name:
+                raise ChainError(f"the resumed position is one of {state.game.title}")
+            return state
+        if isinstance(position, str):
+            return rules.parse_position(position)
+        return rules.initial_state()
+    except (EngineError, KeyError, TypeError, ValueError) as error:
+        raise ChainError(f"the start link's position does not read: {error}") from None
 
 
 def _where(index: int, link: Any) -> str:
@@ -288,10 +349,22 @@ def _check_link(replay: _Replay, index: int, link: Any, prev: str) -> str:
 
 def _replay_start(replay: _Replay, data: Mapping[str, Any]) -> None:
     record = replay.record
-    for key in ("game", "options", "players", "game_id", "commitment"):
+    for key, theirs in _START_KEYS.items():
         ours = record.get(key)
-        if key in record and (str(ours) if key == "game_id" else ours) != data.get(key):
-            raise _Fault(f"the record's {key} {ours!r} differs from the chain's {data.get(key)!r}")
+        if key in record and (str(ours) if key == "game_id" else ours) != data.get(theirs):
+            raise _Fault(
+                f"the record's {key} {ours!r} differs from the chain's {data.get(theirs)!r}"
+            )
+
+
+_START_KEYS = {  # the record's name for each of the start link's fields
+    "game": "game",
+    "options": "options",
+    "players": "players",
+    "game_id": "game_id",
+    "commitment": "commitment",
+    "start_position": "position",
+}
 
 
 def _replay_move(replay: _Replay, data: Mapping[str, Any]) -> None:
@@ -302,6 +375,7 @@ def _replay_move(replay: _Replay, data: Mapping[str, Any]) -> None:
     if state.format(action) != data.get("text"):
         raise _Fault(f"{data.get('text')!r} is not the move's canonical text")
     replay.history.append(state.format(action))
+    replay.steps.append({"kind": "move", "seat": seat, "text": state.format(action)})
     replay.state = state.play(seat, action).state
 
 
@@ -341,7 +415,9 @@ def _settle_orders(replay: _Replay) -> None:
         raise _Fault("a sealed turn whose orders do not cover every seat that owed them")
     for seat in sorted(given):
         state = state.submit(seat, given[seat])
-        replay.history.append(state.format(state.orders_of(seat)))
+        text = state.format(state.orders_of(seat))
+        replay.history.append(text)
+        replay.steps.append({"kind": "move", "seat": seat, "text": text})
     replay.sealed = []
     replay.state = state.resolve().state
 
@@ -363,6 +439,7 @@ def _replay_roll(replay: _Replay, data: Mapping[str, Any]) -> None:
             raise _Fault(f"roll {number} recorded {outcome}, the seed gives {expected}")
         replay.report.rolls_checked += 1
     replay.last_roll = number
+    replay.steps.append({"kind": "chance", "outcome": outcome})
     replay.state = state.apply_chance(str(outcome)).state
 
 
@@ -412,6 +489,28 @@ _REPLAY = {
     "director": _replay_director,
     "end": _replay_end,
 }
+
+
+def _check_steps(replay: _Replay) -> None:
+    """The record's steps must be the chain's, one for one: nothing edited outside it."""
+    recorded = replay.record.get("steps")
+    if not isinstance(recorded, list):
+        return
+    ours = [_step_view(step) for step in recorded]
+    chained = [_step_view(step) for step in replay.steps]
+    for number, (theirs, mine) in enumerate(zip(ours, chained, strict=False), 1):
+        if theirs != mine:
+            raise _Fault(f"the record's step {number} is {theirs}, the chain's is {mine}")
+    if len(ours) != len(chained):
+        raise _Fault(f"the record has {len(ours)} steps, the chain {len(chained)}")
+
+
+def _step_view(step: Any) -> str:
+    if not isinstance(step, Mapping):
+        return repr(step)
+    if step.get("kind") == "chance":
+        return f"roll {step.get('outcome')}"
+    return f"{step.get('text')} (seat {step.get('seat')})"
 
 
 def _check_ending(replay: _Replay) -> None:

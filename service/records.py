@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from engine import EngineError, State
-from service import clock, games, players, sequences
+from service import chain, clock, games, players, sequences
 from service.errors import BadRequest, Conflict, Forbidden
 from service.models import Game, LogEntry, Order, Player, Seat, Step, Turn, utcnow
 
@@ -226,6 +226,7 @@ def import_record(
     try:
         game = _store_game(session, data, section, run, None if taken else wanted, actor)
         _store_rows(session, game, data, section, run)
+        _store_chain(session, game, data, run, kept_id=not taken)
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise _fail(
             "the record's rows", f"a turn, order or log entry is malformed ({error!r})"
@@ -233,6 +234,29 @@ def import_record(
     games._log(session, game, "imported", None, f"Imported from a record on {now.isoformat()}")
     sequences.bump(session, "games")
     return game
+
+
+def _store_chain(
+    session: Session, game: Game, data: Mapping[str, Any], run: Replay, *, kept_id: bool
+) -> None:
+    """The record's own chain when it verifies and the game keeps its id (its receipts and
+    rolls name that id); otherwise a chain that begins here, resumed from the replayed
+    position and naming the head of the chain it came with."""
+    links = data.get("chain")
+    if kept_id and isinstance(links, list) and links:
+        try:
+            report = chain.verify(data)
+        except chain.ChainError as error:
+            raise _fail("the chain", str(error)) from None
+        if not report.ok:
+            raise _fail("the chain", str(report.fault))
+        chain.adopt(session, game, links)
+        return
+    head = links[-1].get("hash") if isinstance(links, list) and links else None
+    resumed = {"state": run.state.to_json(), "steps": list(data["steps"]), "from_chain": head}
+    chain.started(session, game, resumed)
+    if game.status != games.ACTIVE:
+        chain.ended(session, game, "move" if run.state.is_over else "import", game.result or {})
 
 
 def _seat_players(session: Session, section: Mapping[str, Any], count: int) -> list[Player]:

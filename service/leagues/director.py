@@ -158,10 +158,13 @@ def extend_deadline(
     turn = games.current_turn(session, game)
     if pause is not None and pause.remaining is not None:
         pause.remaining += days * 86400
+        detail = f"+{days:g} days (paused): {why}"
     elif turn is not None and turn.deadline is not None:
         turn.deadline += timedelta(days=days)
+        detail = f"{turn.deadline.isoformat()} (+{days:g} days): {why}"
     else:
         raise Conflict(f"game {game.id} has no deadline to extend", "no_deadline")
+    chain.director(session, game, _actor_name(actor), "deadline", detail)
     _log(
         session,
         game,
@@ -194,6 +197,8 @@ def replace_player(
     old = seat.player.name
     seat.player_id, seat.player, seat.missed = substitute.id, substitute, 0
     session.flush()
+    told = {"seat": seat.seat, "player": substitute.name, "reason": why}
+    chain.director(session, game, _actor_name(actor), "replace", told)
     _log(session, game, "replaced", f"{substitute.name} takes over {old}'s seat: {why}")
     detail = {"player": leaving, "by": substitute.id, "seat": seat.seat}
     audit(session, actor, "replace_player", why, _league_id(session, game), game.id, detail)

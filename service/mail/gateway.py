@@ -11,10 +11,7 @@ on once and is never lost: a crash inside is rolled back to a savepoint and the 
 Who is writing: the message must be addressed to a reply address we issued (see
 ``addresses.py``: it names the game, the player and the turn) *and* come from one of that
 player's addresses, a From that ``authentication.py`` believes (DMARC, SPF, DKIM, the
-envelope sender). Everything else changes nothing. The reply's lines are read by
-``commands.py`` and run in order through the service layer; the player gets one answer
-saying what was done with each line, except that mail which looks machine-sent is never
-player's addresses. Everything else changes nothing. The reply is read by ``reading.py``
+envelope sender). Everything else changes nothing. The reply is read by ``reading.py``
 (the game, through ``games.action_reader``, decides which text is the move) and its commands
 run in order through the service layer; the player gets one answer saying what was done with
 each and which lines were ignored, except that mail which looks machine-sent is never

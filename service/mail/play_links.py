@@ -10,6 +10,8 @@ and carries its turn: once that turn is over the page only says so (it expires w
 PlayToken(game_id=7, player_id=42, turn=3)
 >>> read_play_token(b"k", token.replace(".3.", ".4.")) is None
 True
+>>> read_play_token(b"k", "7.42.\u00b2." + token.split(".")[3]) is None  # a digit, not ASCII
+True
 """
 
 from __future__ import annotations
@@ -38,12 +40,17 @@ def play_token(secret: bytes, game_id: int, player_id: int, turn: int) -> str:
 def read_play_token(secret: bytes, token: str) -> PlayToken | None:
     """What a token was made for, or None for anything the service did not make."""
     parts = token.split(".")
-    if len(parts) != 4 or not all(p.isdigit() and len(p) <= MAX_DIGITS for p in parts[:3]):
+    if len(parts) != 4 or not all(_is_number(p) for p in parts[:3]):
         return None
     body = ".".join(parts[:3])
-    if not hmac.compare_digest(parts[3].lower(), _tag(secret, body)):
+    # bytes, because compare_digest refuses str with characters outside ASCII
+    if not hmac.compare_digest(parts[3].lower().encode(), _tag(secret, body).encode()):
         return None
     return PlayToken(int(parts[0]), int(parts[1]), int(parts[2]))
+
+
+def _is_number(part: str) -> bool:
+    return part.isascii() and part.isdigit() and len(part) <= MAX_DIGITS
 
 
 def _tag(secret: bytes, body: str) -> str:

@@ -238,3 +238,79 @@ def test_every_game_mail_carries_the_chain_head_of_its_moment(
         last = rows[-1]
         assert last.kind == "game_over"
         assert f"chain #{max(links)} {links[max(links)]}" in readable(last)
+
+
+def test_a_game_started_from_a_directors_position_verifies_from_that_position(
+    database: Database, admin: Client, alice: Client, bob: Client, tmp_path: Path
+) -> None:
+    position = "BBBBBBBB/8/8/8/8/8/8/WWWWWWWW w"
+    data = {
+        "game": "epaminondas",
+        "options": {"board": "8x8"},
+        "seats": [alice.id, bob.id],
+        "position": position,
+    }
+    game_id = int(admin.ok("POST", "/games", data, status=201)["game"]["id"])
+    play_to_the_end(database, [alice, bob], game_id, random.Random(11))
+    record = alice.ok("GET", f"/games/{game_id}/record")
+    assert record["chain"][0]["data"]["position"] == record["start_position"]
+    result = verify_file(tmp_path, record)
+    assert result.exit_code == 0, result.output
+    # A record that claims another start than its chain fails at the start link.
+    forged = copy.deepcopy(record)
+    forged["start_position"] = None
+    result = verify_file(tmp_path, forged)
+    assert result.exit_code == 1
+    assert "link #0 (start): the record's start_position" in result.output
+
+
+def test_a_step_edited_in_the_record_outside_the_chain_fails_naming_it(
+    database: Database, admin: Client, alice: Client, bob: Client, tmp_path: Path
+) -> None:
+    game_id = finished(database, admin, alice, bob, "epaminondas")
+    forged = alice.ok("GET", f"/games/{game_id}/record")
+    third = forged["steps"][2]
+    third["text"] = edited = "a1-a2" if third["text"] != "a1-a2" else "b1-b2"
+    result = verify_file(tmp_path, forged)
+    assert result.exit_code == 1
+    assert f"MISMATCH: the record's step 3 is {edited} (seat 0)" in result.output
+
+
+@pytest.mark.parametrize("ending", ["resign", "draw"])
+def test_games_ended_off_the_board_verify(
+    database: Database,
+    admin: Client,
+    alice: Client,
+    bob: Client,
+    tmp_path: Path,
+    ending: str,
+) -> None:
+    game_id = new_game(admin, [alice, bob], "elemento", {})
+    play_rounds(database, [alice, bob], game_id, random.Random(5), 3)
+    if ending == "resign":
+        bob.ok("POST", f"/games/{game_id}/resign", {})
+    else:
+        alice.ok("POST", f"/games/{game_id}/draw/offer", {})
+        bob.ok("POST", f"/games/{game_id}/draw/accept", {})
+    record = alice.ok("GET", f"/games/{game_id}/record")
+    assert record["status"] == "finished" and record["chain"][-1]["data"]["by"] == ending
+    result = verify_file(tmp_path, record)
+    assert result.exit_code == 0, result.output
+    assert "rolls match the seed" in result.output and " 0 rolls" not in result.output
+
+
+def test_extending_a_deadline_and_replacing_a_player_are_links_of_their_own(
+    database: Database, admin: Client, alice: Client, bob: Client, tmp_path: Path
+) -> None:
+    game_id = new_game(admin, [alice, bob], "elasta", {})
+    carol = new_player(admin, "Carol")
+    admin.ok("POST", f"/games/{game_id}/extend", {"days": 2, "reason": "holiday"})
+    data = {"player": bob.id, "by": carol.id, "reason": "Bob left the club"}
+    admin.ok("POST", f"/games/{game_id}/replace", data)
+    record = alice.ok("GET", f"/games/{game_id}/record")
+    acts = [link["data"] for link in record["chain"] if link["kind"] == "director"]
+    assert [act["action"] for act in acts] == ["deadline", "replace"]
+    assert acts[0]["detail"].endswith("(+2 days): holiday")
+    assert acts[1]["detail"] == {"seat": 1, "player": "Carol", "reason": "Bob left the club"}
+    result = verify_file(tmp_path, record)
+    assert result.exit_code == 0, result.output

@@ -72,10 +72,12 @@ def test_sealed_orders_show_as_sent_sealed_until_the_turn_resolves(
     sent = web.post(link, data={"move": "a7 b6 c5 d4 e3 f2 g1 h0", "do": "play"})
     assert sent.status_code == 303
     page = web.get(sent.headers["Location"]).get_data(as_text=True)
-    assert "Your orders are sent, sealed" in page and "sent, sealed (<code>" in page
+    assert "sent, sealed (<code>" in page and 'id="done"' not in page  # said once
     bobs = web.get(play_link(database, bob, game_id)).get_data(as_text=True)
     assert "sent, sealed (" not in bobs and "76543210" not in bobs
-    web.post(play_link(database, bob, game_id), data={"move": "01234567", "do": "play"})
+    last = web.post(play_link(database, bob, game_id), data={"move": "01234567", "do": "play"})
+    resolved = web.get(last.headers["Location"]).get_data(as_text=True)
+    assert "the turn has resolved with them" in resolved and 'id="expired"' in resolved
     assert 'id="expired"' in web.get(link).get_data(as_text=True)
 
 
@@ -85,3 +87,5 @@ def test_a_link_we_did_not_sign_opens_nothing(app: Flask, alice: Client, bob: Cl
     forged = web.get(f"/play/{game_id}.{alice.id}.1.aaaaaaaaaaaaaaaaaaaa")
     assert forged.status_code == 404 and "not one of ours" in forged.get_data(as_text=True)
     assert web.post(f"/play/{game_id}.{alice.id}.1.x", data={"move": "a1-a3"}).status_code == 404
+    for odd in ("1.2.3.%C3%A9", "%C2%B2.2.3.abc", "1.2.3.\u00e9\u00e9"):  # non-ASCII: 404, not 500
+        assert web.get(f"/play/{odd}").status_code == 404

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from flask import Flask
 from sqlalchemy import func, select
 
-from service import db, migrate, players, records
+from service import chain, db, migrate, players, records
 from service.app import create_app
 from service.cli import main
 from service.config import Settings
@@ -105,9 +105,20 @@ def test_an_exported_record_imports_on_a_fresh_service_and_plays_on(
     ]
     assert after["turns"][:5][0]["position"] == before["turns"][0]["position"]
     assert any(entry["kind"] == "imported" for entry in after["log"])
+    # The game keeps its chain, link for link, and it goes on verifying (pbem record verify).
+    assert after["chain"][: len(before["chain"])] == before["chain"]
+    assert chain.verify(after).ok, chain.verify(after).fault
     again = CliRunner().invoke(main, ["game", "import", str(path)], env=env_for(fresh))
     assert again.exit_code == 0, again.output  # a second copy takes a new id
     assert again.output.startswith(f"imported game {game_id + 1} ")
+    # Under a new id its chain begins where the record stood, naming the chain it came with.
+    copied = client.ok("POST", f"/games/{game_id + 1}/moves", {"turn": 5, "text": "d1-d3"})
+    assert copied["game"]["turn"] == 6
+    record = client.ok("GET", f"/games/{game_id + 1}/record")
+    start = record["chain"][0]["data"]
+    assert start["resumed"]["from_chain"] == before["chain"][-1]["hash"]
+    assert [link["kind"] for link in record["chain"]] == ["start", "move"]
+    assert chain.verify(record).ok, chain.verify(record).fault
     there.engine.dispose()
 
 

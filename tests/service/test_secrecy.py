@@ -37,7 +37,9 @@ def everything_seen(
     ]
     with database.transaction() as session:
         rows = session.scalars(
-            select(Outbox).where(Outbox.game_id == game_id, Outbox.player_id == viewer.id)
+            select(Outbox)
+            .where(Outbox.game_id == game_id, Outbox.player_id == viewer.id)
+            .order_by(Outbox.id)
         )
         seen += [readable(row) for row in rows]
     return [VOLATILE.sub("~", text) for text in seen]
