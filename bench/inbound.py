@@ -7,7 +7,9 @@ Run from the project root (PostgreSQL and Redis as on CI, fresh schema and queue
     python3 bench/inbound.py --replies 1000
 
 Each reply answers the game's signed Reply-To from the player's own address with the move
-above the reply marker, sent by ``--connections`` SMTP clients, each one session. Printed: the
+above the reply marker, sent by ``--connections`` SMTP clients, each one session. The replies
+carry no DKIM signature, so the listener runs with ``PBEM_SMTPD_CHECK_SENDERS=0`` (as behind
+a mail server that checks senders); a run whose replies are refused stops and says so. Printed: the
 time from the first message sent until every move is applied (its order stored and its
 notifications queued: one transaction), replies/s, p50/p99 of (move applied - message
 accepted); then the same clients against a bare aiosmtpd server (``bench/bare_smtpd.py``),
@@ -30,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench import harness
 
 MARKER = "## Reply ABOVE this line ##"
+UNPLAYED = ("rejected", "failed", "ignored")
 
 
 def deliver(port: int, messages: Sequence[tuple[str, str, bytes]], connections: int) -> list[float]:
@@ -73,7 +76,7 @@ def main() -> None:
     smtpd_port = harness.free_port()
 
     with (
-        harness.service_env(PBEM_SMTPD_PORT=str(smtpd_port)) as env,
+        harness.service_env(PBEM_SMTPD_PORT=str(smtpd_port), PBEM_SMTPD_CHECK_SENDERS="0") as env,
         harness.processes() as running,
     ):
         from sqlalchemy import func, select
@@ -125,10 +128,20 @@ def main() -> None:
                 query = select(func.count()).select_from(Order).where(Order.status == "played")
                 return int(session.scalar(query) or 0)
 
+        def all_applied() -> bool:
+            if applied() >= n:
+                return True
+            with db.current().transaction() as session:
+                query = select(func.count()).where(InboundMessage.status.in_(UNPLAYED))
+                refused = int(session.scalar(query) or 0)
+            if refused:
+                raise SystemExit(f"{refused} replies were not played (rejected or failed)")
+            return False
+
         started = time.monotonic()
         deliver(smtpd_port, messages, args.connections)
         sent = time.monotonic()
-        done = harness.wait_until(lambda: applied() >= n, args.limit, "every move applied", 0.05)
+        done = harness.wait_until(all_applied, args.limit, "every move applied", 0.05)
         with db.current().transaction() as session:
             statuses = dict(
                 session.execute(

@@ -1,7 +1,7 @@
 """Where the time of one resolution, one send and one move goes: in process, on PostgreSQL
 (a fresh schema, as the benchmarks), no worker (queued tasks are dropped).
 
-    python3 bench/profile_stages.py --games 200 [--top 15]
+    python3 bench/profile_stages.py --games 200 [--top 15] [--sort cumulative]
 
 For each stage it prints the time per item, the SQL statements per item (counted by a
 SQLAlchemy ``before_cursor_execute`` listener) and cProfile's top functions by own time.
@@ -40,7 +40,9 @@ class StatementCounter:
 
 
 @contextmanager
-def stage(name: str, items: int, counter: StatementCounter, top: int) -> Iterator[None]:
+def stage(
+    name: str, items: int, counter: StatementCounter, top: int, sort: str = "tottime"
+) -> Iterator[None]:
     profile = cProfile.Profile()
     before = counter.count
     began = time.perf_counter()
@@ -54,7 +56,7 @@ def stage(name: str, items: int, counter: StatementCounter, top: int) -> Iterato
         f"{statements / items:.1f} SQL statements each =="
     )
     out = io.StringIO()
-    pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(top)
+    pstats.Stats(profile, stream=out).sort_stats(sort).print_stats(top)
     lines = out.getvalue().splitlines()
     start = next(i for i, line in enumerate(lines) if "ncalls" in line)
     print("\n".join(lines[start : start + top + 1]))
@@ -64,6 +66,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--top", type=int, default=15)
+    parser.add_argument("--sort", default="tottime", help="pstats key, e.g. cumulative")
     args = parser.parse_args()
     port = harness.free_port()
     extra = {"PBEM_SMTP_HOST": "127.0.0.1", "PBEM_SMTP_PORT": str(port), "PBEM_SMTP_STARTTLS": "0"}
@@ -90,7 +93,9 @@ def main() -> None:
         with database.transaction() as session:
             session.query(Turn).update({Turn.deadline: schedule.utcnow()})
 
-        with stage("resolve (one sealed turn, its two mails queued)", n, counter, args.top):
+        with stage(
+            "resolve (one sealed turn, its two mails queued)", n, counter, args.top, args.sort
+        ):
             for gid in ids:
                 schedule.resolve_turn(database, gid, 1)
         with database.transaction() as session:
@@ -98,7 +103,7 @@ def main() -> None:
         smtpd = Controller(Accept(), hostname="127.0.0.1", port=port)
         smtpd.start()
         try:
-            run_sends(database, outbox, counter, args.top)
+            run_sends(database, outbox, counter, args.top, args.sort)
         finally:
             smtpd.stop()
 
@@ -109,7 +114,9 @@ def main() -> None:
         from bench.move_api import playouts
 
         first = playouts(lines, 1)
-        with stage("move (API service call: submit + to_json)", moves, counter, args.top):
+        with stage(
+            "move (API service call: submit + to_json)", moves, counter, args.top, args.sort
+        ):
             for gid, line in zip(lines, first, strict=True):
                 seat, text = line[0]
                 with database.transaction() as session:
@@ -119,13 +126,15 @@ def main() -> None:
                     games.to_json(session, game, player)
 
 
-def run_sends(database: Any, outbox: list[int], counter: StatementCounter, top: int) -> None:
+def run_sends(
+    database: Any, outbox: list[int], counter: StatementCounter, top: int, sort: str
+) -> None:
     from service import schedule
 
     send: Callable[..., Any] = getattr(schedule, "send_batch", None) or (
         lambda d, ids: [schedule.send(d, i) for i in ids]
     )
-    with stage("send (one mail over SMTP)", len(outbox), counter, top):
+    with stage("send (one mail over SMTP)", len(outbox), counter, top, sort):
         send(database, outbox)
 
 

@@ -151,6 +151,10 @@ class Cell:
     style: str = ""
     title: str = ""
 
+    def to_json(self) -> JSON:
+        # by hand: dataclasses.asdict deep-copies, and a board has hundreds of cells per mail
+        return {"square": self.square, "text": self.text, "style": self.style, "title": self.title}
+
 
 @dataclass(frozen=True)
 class Grid:
@@ -165,7 +169,7 @@ class Grid:
         return {
             "files": list(self.files),
             "ranks": list(self.ranks),
-            "rows": [[dataclasses.asdict(cell) for cell in row] for row in self.rows],
+            "rows": [[cell.to_json() for cell in row] for row in self.rows],
             "legend": [list(item) for item in self.legend],
         }
 
