@@ -61,7 +61,9 @@ def _check_ports(settings: Settings, port: int) -> None:
 
 
 @click.command("run")
-@click.option("--port", default=5000, show_default=True, help="Port of the web API.")
+@click.option(
+    "--port", default=5000, envvar="PBEM_PORT", show_default=True, help="Port of the web API."
+)
 def run_command(port: int) -> None:
     """Migrate, then run web, worker, beat and the SMTP listener until Ctrl-C (embedded
     defaults need no server). Exit status 1 when a port is taken or a process stops."""
