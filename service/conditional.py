@@ -92,12 +92,19 @@ def _read_line(line: str) -> list[tuple[str, str]]:
     return pairs
 
 
-def describe(tree: Sequence[Branch], depth: int = 0) -> list[str]:
-    """The tree as lines, deeper branches indented (for the author's API view and mail)."""
+def describe(tree: Sequence[Branch], prefix: str = "") -> list[str]:
+    """The tree in the syntax it is given in, one line per path to a leaf (for the author's
+    API view and mail), so that sending the lines back gives the same tree.
+
+    >>> tree = [{"if": "a", "then": "b", "next": [{"if": "c", "then": "d", "next": []}]},
+    ...         {"if": "e", "then": "f", "next": []}]
+    >>> describe(tree)
+    ['if a then b if c then d', 'if e then f']
+    """
     lines = []
     for branch in tree:
-        lines.append("  " * depth + f"if {branch['if']} then {branch['then']}")
-        lines += describe(branch["next"], depth + 1)
+        here = f"{prefix}if {branch['if']} then {branch['then']}"
+        lines += describe(branch["next"], here + " ") if branch["next"] else [here]
     return lines
 
 

@@ -87,9 +87,11 @@ def test_a_scripted_game_with_conditional_moves_by_api_and_by_mail(
     given = alice.ok("POST", path + "/conditional", {"turn": turn, "text": text})["conditional"]
     assert given["lines"] == [
         f"if {b1} then {a1}",
-        f"if {b2} then {a2}",
-        f"  if {b3} then {a3}",
+        f"if {b2} then {a2} if {b3} then {a3}",
     ]
+    # What is shown is what may be sent: the lines given back make the same tree.
+    again = {"turn": turn, "text": "\n".join(given["lines"])}
+    assert alice.ok("POST", path + "/conditional", again)["conditional"]["tree"] == given["tree"]
     assert bob.ok("GET", path + "/conditional")["conditional"] is None
 
     # Bob plays b2 by mail: Alice's answer a2 is played at once, and both are told.
