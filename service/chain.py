@@ -64,6 +64,7 @@ import engine
 from engine import EngineError, State
 from engine import dice as fair_dice
 from service.models import ChainLink, Game, Order
+from service.receipts import receipt
 
 GENESIS = "0" * 64
 KINDS = ("start", "move", "orders", "roll", "director", "end")
@@ -85,11 +86,6 @@ def canonical(value: Any) -> bytes:
 def link_hash(number: int, prev: str, kind: str, data: Mapping[str, Any]) -> str:
     body = {"n": number, "prev": prev, "kind": kind, "data": dict(data)}
     return hashlib.sha256(canonical(body)).hexdigest()
-
-
-def receipt(game_id: str, turn: int, seat: int, text: str, salt: str) -> str:
-    """The sealed-order receipt (the same hash ``service.games`` mails to the author)."""
-    return hashlib.sha256(f"{game_id}:{turn}:{seat}:{text}:{salt}".encode()).hexdigest()
 
 
 # -- writing ------------------------------------------------------------------------------

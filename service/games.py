@@ -220,6 +220,11 @@ def _start_state(rules: engine.Game, actor: Player, given: Any, allowed: bool) -
         return None
     if not allowed and not actor.has_role("td", "admin"):
         raise Forbidden("only tournament directors and admins start games from a position")
+    return read_start_position(rules, given)
+
+
+def read_start_position(rules: engine.Game, given: Any) -> State:
+    """A position a game may start from (a game's or a league's): read by the engine, not over."""
     if not isinstance(given, str) or not given.strip() or len(given) > 10000:
         raise BadRequest(f"position must be a position string of {rules.title}")
     try:
@@ -384,7 +389,7 @@ def submit(
     parsed = new.format(new.orders_of(seat))
     _retire_orders(session, game, seat, "replaced")
     salt = secrets.token_hex(16)
-    receipt = _receipt(game.id, game.turn, seat, parsed, salt)
+    receipt = receipts.receipt(game.id, game.turn, seat, parsed, salt)
     session.add(
         Order(
             game_id=game.id,
@@ -406,11 +411,6 @@ def submit(
     _log(session, game, "orders", seat, f"{name} submitted sealed orders (receipt {receipt})")
     _queue_if_ready(session, game, new)
     return game
-
-
-def _receipt(game_id: int, turn: int, seat: int, parsed: str, salt: str) -> str:
-    """SHA-256 over the orders and a secret salt revealed with them after resolution."""
-    return receipts.receipt(game_id, turn, seat, parsed, salt)
 
 
 def _retire_orders(session: Session, game: Game, seat: int, status: str) -> None:

@@ -39,12 +39,12 @@ _ENTRY = re.compile(
 )
 
 
-def preimage(game_id: int, turn: int, seat: int, orders: str, salt: str) -> str:
+def preimage(game_id: int | str, turn: int, seat: int, orders: str, salt: str) -> str:
     """The text a receipt is the SHA-256 of."""
     return f"{game_id}:{turn}:{seat}:{orders}:{salt}"
 
 
-def receipt(game_id: int, turn: int, seat: int, orders: str, salt: str) -> str:
+def receipt(game_id: int | str, turn: int, seat: int, orders: str, salt: str) -> str:
     """SHA-256 (hex) over the orders and a secret salt revealed with them after resolution."""
     return hashlib.sha256(preimage(game_id, turn, seat, orders, salt).encode()).hexdigest()
 

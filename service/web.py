@@ -150,38 +150,29 @@ def mail_settings(token: str) -> Any:
         player = _player(session, token)
         if player is None:
             return not_found("This mail-settings link is not valid (or no longer is).")
-        saved = False
-        if request.method == "POST":
-            choice = request.form.get("notify", "")
-            if choice not in CHOICES:
-                return render_template(
-                    "mail.html",
-                    player=player,
-                    choices=CHOICES,
-                    own_copy_choices=OWN_COPY_CHOICES,
-                    saved=False,
-                    error=choice,
-                ), 400
-            own_copy = request.form.get("own_copy", player.own_copy)
-            if own_copy not in OWN_COPY_CHOICES:
-                return render_template(
-                    "mail.html",
-                    player=player,
-                    choices=CHOICES,
-                    own_copy_choices=OWN_COPY_CHOICES,
-                    saved=False,
-                    error=own_copy,
-                ), 400
-            player.notify, player.own_copy, saved = choice, own_copy, True
-            if "own_copy" in request.form:  # the form with the board settings was sent
-                player.board_flip = request.form.get("board_flip") == "on"
-        return render_template(
-            "mail.html",
-            player=player,
-            choices=CHOICES,
-            own_copy_choices=OWN_COPY_CHOICES,
-            saved=saved,
-        )
+        if request.method != "POST":
+            return _settings_page(player)
+        choice = request.form.get("notify", "")
+        own_copy = request.form.get("own_copy", player.own_copy)
+        if choice not in CHOICES:
+            return _settings_page(player, error=choice), 400
+        if own_copy not in OWN_COPY_CHOICES:
+            return _settings_page(player, error=own_copy), 400
+        player.notify, player.own_copy = choice, own_copy
+        if "own_copy" in request.form:  # the form with the board settings was sent
+            player.board_flip = request.form.get("board_flip") == "on"
+        return _settings_page(player, saved=True)
+
+
+def _settings_page(player: Player, saved: bool = False, error: str | None = None) -> str:
+    return render_template(
+        "mail.html",
+        player=player,
+        choices=CHOICES,
+        own_copy_choices=OWN_COPY_CHOICES,
+        saved=saved,
+        **({"error": error} if error is not None else {}),
+    )
 
 
 @blueprint.route("/mail/<token>/unsubscribe", methods=["GET", "POST"])

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from engine import EngineError, Outcome
-from service import clock, hooks, players
+from service import clock, games, hooks, players
 from service.db import enqueue
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, from_engine
 from service.leagues import mail, ownership, ratings
@@ -164,15 +164,7 @@ def _position(rules: engine.Game, seats: int, given: Any) -> str:
     """A start position for every game of the league, as the engine reads it."""
     if seats != rules.players:
         rules = engine.new_game(rules.name, dict(rules.options), seats)
-    if not isinstance(given, str) or not given.strip():
-        raise BadRequest(f"position must be a position string of {rules.title}")
-    try:
-        state = rules.parse_position(given.strip())
-    except EngineError as error:
-        raise from_engine(error) from error
-    if state.is_over:
-        raise Conflict(f"the game is already over in the position {given.strip()!r}", "game_over")
-    return state.position()
+    return games.read_start_position(rules, given).position()
 
 
 def _choice(value: Any, choices: Sequence[str], name: str) -> str:
