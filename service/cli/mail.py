@@ -89,8 +89,9 @@ def inject_command(source: IO[bytes], recipients: tuple[str, ...]) -> None:
     For Postfix: ``pbem unix - n n - - pipe flags=R user=pbem argv=pbem mail inject --to
     ${recipient}``. Exit status 0 once stored (a message stored before is not stored again),
     65 (EX_DATAERR, the MTA bounces it; the message starts with the status 5.3.4) when it is
-    over PBEM_INBOUND_MAX_BYTES, as SMTP's 552, 75 (EX_TEMPFAIL, the MTA retries) when the
-    database cannot take it.
+    over PBEM_INBOUND_MAX_BYTES, as SMTP's 552, and (status 5.6.0) when its header lines could
+    be split two ways (a bare CR, VT, FF, ...), as SMTP's 550; 75 (EX_TEMPFAIL, the MTA
+    retries) when the database cannot take it.
     """
     raw = source.read()
     settings = Settings.from_env()
@@ -98,6 +99,11 @@ def inject_command(source: IO[bytes], recipients: tuple[str, ...]) -> None:
         gateway.check_size(settings, raw)
     except gateway.TooLarge as error:
         click.echo(f"5.3.4 refused: {error.message}; nothing was stored", err=True)
+        sys.exit(EX_DATAERR)
+    try:
+        gateway.check_header_block(raw)
+    except gateway.AmbiguousHeaders as error:
+        click.echo(f"5.6.0 {error.message}; nothing was stored", err=True)
         sys.exit(EX_DATAERR)
     try:
         received = gateway.receive(_database(), raw, "inject", recipients)

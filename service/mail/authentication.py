@@ -6,17 +6,27 @@ to the player, who vouches for that From:
 
 1. **Our mail server**, when the operator names it (``PBEM_TRUSTED_AUTHSERV_IDS``): the
    topmost ``Authentication-Results`` header (RFC 8601) with a trusted authserv-id is its
-   verdict. DMARC ``pass`` is enough and ``fail`` refuses; without a DMARC verdict, an SPF
-   pass whose ``smtp.mailfrom`` domain, or a DKIM pass whose ``header.d``, aligns with the
-   From domain is enough. Headers from other hosts are ignored (anyone can write them).
+   verdict. A DMARC ``pass`` whose ``header.from`` is the From's domain is enough, and a
+   ``fail`` for it refuses; a DMARC result for any other domain decides nothing. Without a
+   DMARC verdict for the From's domain, an SPF pass whose ``smtp.mailfrom`` domain, or a
+   DKIM pass whose ``header.d``, aligns with the From domain is enough. Headers from other
+   hosts are ignored (anyone can write them).
 2. **Ourselves**, for mail our own SMTP listener took straight from the sender's server
    (channel ``smtp`` with the envelope sender the listener recorded; unless
    ``PBEM_SMTPD_CHECK_SENDERS=0``): a DKIM signature whose
    ``d=`` aligns with the From domain must verify (dkimpy; DNS through :data:`dns_txt`, which
    tests replace with a local key), and the envelope sender (``MAIL FROM``) must be of the
-   From's domain too.
+   From's domain too. The ``d=`` is the one dkimpy read from the signature it verified, never
+   another parser's reading of "the same" header.
 3. Otherwise (mail through the pipe, the webhook or IMAP with no trusted header) there is
    nobody to ask, and the reply is taken on its From as before.
+
+Every decision reads one From, the gateway's (``extract.author_of``), and it is refused when
+it is not exactly one mailbox: two From headers, a group, two addresses, or a display name or
+comment holding another address (``alice@example.org <mallory@evil.test>``, also in encoded
+words). Mail whose header lines Python's parser and dkimpy could split differently (a bare CR,
+VT, FF, 0x1C-0x1E, or CRLF and bare LF mixed: ``header_lines.py``) never gets here: every way
+in refuses it. The Sender header is not the author and decides nothing.
 
 A player whose mail reaches us through a forwarder (which breaks SPF and DKIM) can turn the
 checks off for that one address (``PATCH /players/me {"forwarded_addresses": [...]}``).
@@ -28,8 +38,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
+from email import policy
+from email.message import Message
 from email.parser import BytesHeaderParser
-from email.policy import compat32
 from email.utils import parseaddr
 from typing import Any
 
@@ -38,6 +50,7 @@ import dkim
 from dkim import dnsplug
 
 from service.config import Settings
+from service.mail.extract import author_of
 from service.mail.models import InboundMessage
 from service.models import Player
 
@@ -81,9 +94,15 @@ def refusal(
 def _refusal(
     raw: bytes, sender: str, channel: str, envelope_from: str | None, settings: Settings
 ) -> str:
+    headers = BytesHeaderParser(policy=policy.default).parsebytes(raw)
+    author = author_of(headers)  # the gateway's own reading of the From: the same address
+    if author.problem:
+        return author.problem
+    if author.address != sender:
+        return f"its From ({author.address or 'no address'}) is not {sender}"
     domain = sender.rpartition("@")[2]
     if settings.trusted_authserv_ids:
-        verdict = _trusted_results(raw, settings.trusted_authserv_ids)
+        verdict = _trusted_results(headers, settings.trusted_authserv_ids)
         if verdict is not None:
             return _judge(verdict, domain)
     if channel == "smtp" and envelope_from is not None and settings.smtpd_check_senders:
@@ -94,10 +113,11 @@ def _refusal(
 # -- what our mail server said ----------------------------------------------------------------
 
 
-def _trusted_results(raw: bytes, trusted: tuple[str, ...]) -> Any:
+def _trusted_results(headers: Message, trusted: tuple[str, ...]) -> Any:
     """The topmost Authentication-Results header from a trusted host, parsed, or None."""
-    headers = BytesHeaderParser(policy=compat32).parsebytes(raw)
-    for value in headers.get_all("Authentication-Results") or []:
+    for name, value in headers.raw_items():
+        if name.lower() != "authentication-results":
+            continue
         text = " ".join(str(value).split())
         if text.partition(";")[0].strip().lower() not in trusted:
             continue
@@ -107,18 +127,20 @@ def _trusted_results(raw: bytes, trusted: tuple[str, ...]) -> Any:
 
 def _judge(header: Any, domain: str) -> str:
     host = header.authserv_id
-    results = {result.method.lower(): result for result in header.results}
-    dmarc = results.get("dmarc")
-    if dmarc is not None and dmarc.result.lower() == "pass":
-        return ""
-    if dmarc is not None and dmarc.result.lower() == "fail":
+    dmarc = {
+        result.result.lower()
+        for result in header.results
+        if result.method.lower() == "dmarc" and _said(result, "from") == domain
+    }
+    if "fail" in dmarc:
         return f"DMARC failed for {domain} (as {host} checked it): the From address is forged"
+    if "pass" in dmarc:
+        return ""
     for method, prop in (("spf", "mailfrom"), ("dkim", "d")):
         for result in header.results:
             if result.method.lower() != method or result.result.lower() != "pass":
                 continue
-            value = next((p.value for p in result.properties if p.name.lower() == prop), "")
-            if aligned(str(value).rpartition("@")[2], domain):
+            if aligned(_said(result, prop), domain):
                 return ""
     return (
         f"{host} found no DMARC pass and no SPF or DKIM pass for {domain}: "
@@ -126,7 +148,21 @@ def _judge(header: Any, domain: str) -> str:
     )
 
 
+def _said(result: Any, prop: str) -> str:
+    """The domain a result's property ``prop`` names (``header.from``, ``smtp.mailfrom``,
+    ``header.d``), lowercased, or ""."""
+    value = next((p.value for p in result.properties if p.name.lower() == prop), "")
+    return str(value or "").rpartition("@")[2].lower().rstrip(".")
+
+
 # -- checking it ourselves --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Signature:
+    domain: str
+    """Its ``d=`` as dkimpy read it ("" when dkimpy could not read the signature)."""
+    verified: bool
 
 
 def _direct(raw: bytes, domain: str, envelope_from: str | None) -> str:
@@ -134,24 +170,29 @@ def _direct(raw: bytes, domain: str, envelope_from: str | None) -> str:
     if not aligned(envelope, domain):
         shown = envelope_from or "empty"
         return f"the envelope sender ({shown}) is not of {domain}, the From address's domain"
-    signed = _dkim_domains(raw)
-    for index, signer in enumerate(signed):
-        if aligned(signer, domain) and dkim.DKIM(raw).verify(idx=index, dnsfunc=dns_txt):
-            return ""
-    if any(aligned(signer, domain) for signer in signed):
+    signatures = _signatures(raw)
+    if any(s.verified and aligned(s.domain, domain) for s in signatures):
+        return ""
+    if any(aligned(s.domain, domain) for s in signatures):
         return f"the DKIM signature of {domain} does not verify: the mail was forged or changed"
     return f"the mail carries no DKIM signature of {domain}, so its From cannot be trusted"
 
 
-def _dkim_domains(raw: bytes) -> list[str]:
-    """The ``d=`` of each DKIM-Signature header, in order (index = dkimpy's ``idx``)."""
-    headers = BytesHeaderParser(policy=compat32).parsebytes(raw)
+def _signatures(raw: bytes) -> list[_Signature]:
+    """Every DKIM-Signature as dkimpy reads the message: whether it verifies, and the ``d=``
+    dkimpy itself took from it. (Never another parser's ``d=`` beside dkimpy's verdict: the
+    two may count header lines differently.)"""
+    count = sum(name.lower() == b"dkim-signature" for name, _ in dkim.DKIM(raw).headers)
     found = []
-    for value in headers.get_all("DKIM-Signature") or []:
-        tags = dict(
-            part.strip().partition("=")[::2] for part in "".join(str(value).split()).split(";")
-        )
-        found.append(tags.get("d", "").lower().rstrip("."))
+    for index in range(count):
+        checker = dkim.DKIM(raw)
+        try:
+            verified = bool(checker.verify(idx=index, dnsfunc=dns_txt))
+        except Exception:  # a malformed signature or key fails alone, the others still count
+            log.info("DKIM signature %d could not be checked", index, exc_info=True)
+            verified = False
+        signer = checker.domain or b""  # set by dkimpy once it has read the signature
+        found.append(_Signature(signer.decode("ascii", "replace").lower().rstrip("."), verified))
     return found
 
 

@@ -3,6 +3,9 @@
 ``extract_reply(raw)`` reads a raw RFC 5322 message; ``extract_text(body)`` reads a body alone.
 Both are pure and never raise on bad input: a mail we cannot read gives an empty text and a
 ``problem`` saying why, so one hostile or broken mail costs one reply, not the gateway.
+The sender is read by :func:`author_of`, the one reading of the From that the gateway and
+sender authentication both use; a From that is not exactly one mailbox is refused
+(``Reply.sender_problem``).
 
 How the typed text is cut out of a body, in order (each rule says why it exists):
 
@@ -35,8 +38,9 @@ import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from email.header import decode_header
+from email.headerregistry import AddressHeader
 from email.message import Message
-from email.utils import parseaddr
 from html.parser import HTMLParser
 
 from service.mail import phrases
@@ -65,6 +69,9 @@ class Reply:
     """Why the mail looks machine-sent (auto-reply, bounce, bulk), or "" for a person."""
     problem: str = ""
     """Why no typed text was found, or "" when some was."""
+    sender_problem: str = ""
+    """Why the From is refused (not exactly one author: :func:`author_of`), or ""; ``sender``
+    is then ""."""
     signature: tuple[str, ...] = ()
     """The non-blank lines typed under the reply that were cut as a signature or sign-off."""
 
@@ -141,16 +148,97 @@ def _header(message: Message, name: str) -> str:
 
 def _facts(message: Message) -> Reply:
     """Everything but the text."""
-    sender = parseaddr(_header(message, "From"))[1].lower()
+    author = author_of(message)
+    sender = author.address
     return Reply(
         "",
         sender=sender,
+        sender_problem=author.problem,
         subject=_header(message, "Subject"),
         message_id=_header(message, "Message-ID"),
         in_reply_to=_header(message, "In-Reply-To"),
         references=tuple(_header(message, "References").split()),
         automated=_automated(message, sender),
     )
+
+
+@dataclass(frozen=True)
+class Author:
+    """Who a mail says wrote it: the one mailbox of its From."""
+
+    address: str = ""
+    """That mailbox's address, lowercased; "" when the From names none or is refused."""
+    problem: str = ""
+    """Why the From is refused, or ""."""
+
+
+_ADDRESS_LIKE = re.compile(r"[^\s<>()\[\]\",;:@\\]+@[^\s<>()\[\]\",;:@\\]+")
+"""Anything that reads as an address (``x@y``), wherever it stands in a From."""
+
+
+def author_of(message: Message) -> Author:
+    """The one reading of the From of ``message`` (parsed with ``policy.default``): the
+    gateway routes on it and sender authentication checks it, so both decide about the same
+    address. Never raises.
+
+    The From must be exactly one mailbox (``email.headerregistry``), and no other address may
+    appear in it: one From header, no group, one address, and no display name or comment
+    holding another address, encoded words decoded (``alice@example.org
+    <mallory@evil.test>``, ``=?utf-8?q?alice=40example.org?= <mallory@evil.test>``,
+    ``alice@example.org (mallory@evil.test)``). Readers disagree on such a From (``parseaddr``
+    takes the name's address, the sender's mail server judged the other one), so it is
+    refused. A display name that is the address itself is fine. A From with no address at all
+    is no author and no problem: such mail is not answered (``guard.unanswerable``).
+    """
+    try:
+        return _author(message)
+    except Exception as exc:  # hostile mail: a reason, never an exception
+        return Author(problem=f"its From header cannot be read ({type(exc).__name__})")
+
+
+def _author(message: Message) -> Author:
+    written = [_utf8(value) for name, value in message.raw_items() if name.lower() == "from"]
+    if not written:
+        return Author()
+    if len(written) > 1:
+        return Author(problem=f"it has {len(written)} From headers; a reply has one author")
+    header = message["From"]
+    if not isinstance(header, AddressHeader):  # parsed without policy.default: a bug of ours
+        raise TypeError("the From is read from a message parsed with policy.default")
+    shown = " ".join(str(header).split())
+    if any(group.display_name is not None for group in header.groups):
+        return Author(problem=f"its From is a group ({shown}), not one author")
+    addresses = header.addresses
+    if len(addresses) > 1:
+        return Author(
+            problem=f"its From names {len(addresses)} addresses ({shown}); a reply has one author"
+        )
+    if not addresses or not addresses[0].username or not addresses[0].domain:
+        return Author()
+    address = _utf8(addresses[0].addr_spec).lower()
+    texts = (written[0], _decoded(written[0]), shown)
+    others = [a for text in texts for a in _ADDRESS_LIKE.findall(text) if a.lower() != address]
+    if others:
+        return Author(
+            problem=f"its From is {address} but also names {others[0]} (in a display name or "
+            "comment), so which of them wrote it is not clear"
+        )
+    return Author(address)
+
+
+def _utf8(value: object) -> str:
+    """Raw 8-bit header text (kept by the parser as surrogate escapes) read as UTF-8."""
+    return str(value).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _decoded(value: str) -> str:
+    """``value`` with its encoded words (RFC 2047) decoded, each byte as one character: enough
+    to see an address in them whatever charset they claim."""
+    try:
+        parts = decode_header(value)
+    except Exception:  # undecodable words show nothing to anyone
+        return value
+    return "".join(p.decode("latin-1") if isinstance(p, bytes) else p for p, _ in parts)
 
 
 _AUTOREPLY_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Autoresponse", "X-Auto-Reply")

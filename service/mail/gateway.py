@@ -44,7 +44,7 @@ from service import conditional, games, players
 from service.config import Settings
 from service.db import Database, enqueue, is_conflict
 from service.errors import ServiceError
-from service.mail import authentication
+from service.mail import authentication, header_lines
 from service.mail.addresses import AddressError, LeagueToken, ReplyToken, read_any_address
 from service.mail.commands import Command, Kind, read_commands, take_conditionals
 from service.mail.extract import Reply, extract_reply
@@ -128,6 +128,24 @@ def check_size(settings: Settings, raw: bytes) -> None:
         raise TooLarge(len(raw), settings.inbound_max_bytes)
 
 
+class AmbiguousHeaders(ServiceError):
+    """A message whose header lines mail readers could split two ways (``header_lines.py``):
+    every way in refuses it, nothing is stored (SMTP answers 550 5.6.0, the webhook 400,
+    ``pbem mail inject`` exits 65, IMAP leaves it in the mailbox, flagged seen)."""
+
+    status = 400
+    code = "ambiguous_headers"
+
+    def __init__(self, why: str) -> None:
+        super().__init__(f"the message is refused: {why}")
+
+
+def check_header_block(raw: bytes) -> None:
+    """Raise :class:`AmbiguousHeaders` unless every reader splits the header lines alike."""
+    if why := header_lines.problem(raw):
+        raise AmbiguousHeaders(why)
+
+
 def receive(
     database: Database,
     raw: bytes,
@@ -137,8 +155,9 @@ def receive(
 ) -> Received:
     """Store ``raw`` (once) and queue its processing after the commit; ``envelope_from`` is
     the SMTP ``MAIL FROM`` when our own listener took the message; :class:`TooLarge` past the
-    size limit."""
+    size limit, :class:`AmbiguousHeaders` for header lines that could be split two ways."""
     check_size(database.settings, raw)
+    check_header_block(raw)
     key = dedup_key(raw)
     try:
         with database.transaction() as session:
@@ -264,6 +283,8 @@ class _Handling:
     ignored: Sequence[Ignored] = ()
 
     def run(self) -> tuple[str, str]:
+        if self.reply.sender_problem:  # not one clear author (extract.author_of): nobody's move
+            return self._refuse(self.reply.sender_problem)
         quiet = unanswerable(self.reply, self.settings.mail_domain)
         if quiet:
             return IGNORED, f"not answered: {quiet}"

@@ -13,7 +13,9 @@ server that refuses plain logins, as Dovecot does by default, always offers it),
 only when it does not. A mailbox that cannot be read (server down, certificate not
 trusted, login refused, no such folder) is one logged error per poll, never a crashed
 worker; the next poll tries again. Messages larger than ``PBEM_INBOUND_MAX_BYTES`` are not
-downloaded: they are flagged seen and logged, and stay in the mailbox for a person to read.
+downloaded: they are flagged seen and logged, and stay in the mailbox for a person to read;
+so do messages whose header lines could be split two ways (``header_lines.py``), which the
+gateway refuses on every way in.
 """
 
 from __future__ import annotations
@@ -73,7 +75,11 @@ def fetch_new(database: Database) -> int:
             if len(raw) > settings.inbound_max_bytes:  # the server's RFC822.SIZE was short
                 _skip_large(client, uid, len(raw), settings.inbound_max_bytes)
                 continue
-            received = gateway.receive(database, raw, "imap")
+            try:
+                received = gateway.receive(database, raw, "imap")
+            except gateway.AmbiguousHeaders as error:
+                _skip_ambiguous(client, uid, error.message)
+                continue
             stored += not received.duplicate
             _flag_seen(client, uid)
     return stored
@@ -195,6 +201,15 @@ def _skip_large(client: imaplib.IMAP4, uid: str, size: int, limit: int) -> None:
         size,
         limit,
         said or "no From or Subject",
+    )
+    _flag_seen(client, uid)
+
+
+def _skip_ambiguous(client: imaplib.IMAP4, uid: str, refusal: str) -> None:
+    log.warning(
+        "IMAP: message UID %s: %s; not stored, flagged seen, left in the mailbox",
+        uid,
+        refusal,
     )
     _flag_seen(client, uid)
 

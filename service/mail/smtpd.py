@@ -1,10 +1,12 @@
 """The built-in SMTP listener (``pbem mail smtpd``): mail for our domain only, never a relay.
 
 ``RCPT TO`` another domain gets 550; a message past ``PBEM_INBOUND_MAX_BYTES`` gets 552 (the
-``SIZE`` extension announces the limit, so a client may learn it before sending). An accepted
-message is stored by the gateway before we answer 250, so a 250 means it is on disk; if the
-database is down we answer 451 and the sending MTA tries again later. The envelope sender
-(``MAIL FROM``) is stored with the message for sender authentication (``authentication.py``).
+``SIZE`` extension announces the limit, so a client may learn it before sending); a message
+whose header lines could be split two ways (a bare CR, VT, FF, ...: ``header_lines.py``) gets
+550 5.6.0. An accepted message is stored by the gateway before we answer 250, so a 250 means
+it is on disk; if the database is down we answer 451 and the sending MTA tries again later.
+The envelope sender (``MAIL FROM``) is stored with the message for sender authentication
+(``authentication.py``).
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ class InboundHandler:
             )
         except gateway.TooLarge as error:  # aiosmtpd counts the limit on the wire already
             return f"552 5.3.4 {error.message}"
+        except gateway.AmbiguousHeaders as error:  # a forgery's trick, or a broken client
+            return f"550 5.6.0 {error.message}"
         except Exception:  # the sender's MTA keeps the message and retries
             log.exception("could not store an inbound message")
             return "451 4.3.0 cannot store the message now, try again later"

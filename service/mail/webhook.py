@@ -4,8 +4,9 @@
 are the message) and ``X-Pbem-Signature: sha256=<hex HMAC-SHA256 of the body under
 PBEM_INBOUND_WEBHOOK_SECRET>``, or the secret itself as ``Authorization: Bearer <secret>`` for
 providers that can only send a fixed header. Both are compared in constant time. Answers:
-202 stored (or already stored), 401 no credentials, 403 wrong ones, 404 when no secret is
-configured (the route is off), 413 past ``PBEM_INBOUND_MAX_BYTES``.
+202 stored (or already stored), 400 for header lines that could be split two ways (a bare
+CR, VT, FF, ...: ``header_lines.py``), 401 no credentials, 403 wrong ones, 404 when no secret
+is configured (the route is off), 413 past ``PBEM_INBOUND_MAX_BYTES``.
 """
 
 from __future__ import annotations
