@@ -27,6 +27,7 @@ from service.mail.models import FAILED, RECEIVED, InboundMessage
 from service.models import utcnow
 from tests.service.conftest import TOYS
 from tests.service.gateway_kit import (
+    SHAPES,
     current_address,
     inbound,
     latest,
@@ -92,6 +93,34 @@ def test_a_reply_with_nul_or_lone_surrogates_is_stored_and_answered(database: Da
         row = deliver(database, raw)
         assert (row.status, row.attempts) in {(s, 1) for s in STORED}, (name, row.result)
         assert "\x00" not in (row.result or "") and "\x00" not in (row.sender or "")
+
+
+@pytest.mark.parametrize("poison", [b"\x00", b"\xff\xfe", b"\xed\xa0\x80"])
+def test_poison_in_every_header_is_stored_and_answered(database: Database, poison: bytes) -> None:
+    raw = alices_reply(database)
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    for index, line in enumerate(lines):
+        name, colon, value = line.partition(b":")
+        poisoned = [*lines[:index], name + colon + b" " + poison + value, *lines[index + 1 :]]
+        unique = b"\r\n".join(poisoned).replace(b"Message-ID: <", f"Message-ID: <{index}.".encode())
+        try:
+            row = deliver(database, unique + b"\r\n\r\n" + body)
+        except gateway.ServiceError:  # refused at the door, nothing stored: fine too
+            continue
+        assert (row.status, row.attempts) in {(s, 1) for s in STORED}, (name, row.result)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_nul_typed_in_any_clients_reply_is_dropped_and_the_move_played(
+    database: Database, shape: str
+) -> None:
+    game_id, alice, _ = make_game(database, options={"pile": "15"})
+    raw = reply(
+        None, ALICE, "take\x00 1", to=current_address(database, game_id, alice), shape=shape
+    )
+    row = deliver(database, raw)
+    assert row.status == "processed", row.result
 
 
 def test_a_typed_nul_is_dropped_and_the_move_on_its_line_is_played(database: Database) -> None:
