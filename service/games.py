@@ -926,14 +926,26 @@ def _visible(order: Order, viewer_seat: int | None) -> bool:
     return not order.sealed or order.status in APPLIED or order.seat == viewer_seat
 
 
+SEALED_ACTIVITY = ("orders", "withdrawn")
+"""Log kinds that tell when (and with which receipt) a seat changed its sealed orders."""
+
+
+def _log_visible(entry: LogEntry, open_turns: set[int], viewer_seat: int | None) -> bool:
+    """Until a sealed turn resolves, its order activity is its author's alone: an opponent
+    must not learn when, or how often, orders were replaced."""
+    sealed_and_open = entry.kind in SEALED_ACTIVITY and entry.turn in open_turns
+    return not sealed_and_open or entry.seat == viewer_seat
+
+
 def record(session: Session, game: Game, viewer: Player | None) -> dict[str, Any]:
     """Every move, order, roll and event the viewer may see; the dice record format on top."""
     seat = seat_of(game, viewer)
     state = state_of(game)
     steps = session.scalars(select(Step).where(Step.game_id == game.id).order_by(Step.number))
     orders = session.scalars(select(Order).where(Order.game_id == game.id).order_by(Order.id))
-    turns = session.scalars(select(Turn).where(Turn.game_id == game.id).order_by(Turn.number))
+    turns = session.scalars(select(Turn).where(Turn.game_id == game.id).order_by(Turn.number)).all()
     log = session.scalars(select(LogEntry).where(LogEntry.game_id == game.id).order_by(LogEntry.id))
+    open_turns = {turn.number for turn in turns if turn.resolved_at is None}
     finished = game.status == FINISHED
     return {
         **state.game.to_json(),
@@ -990,6 +1002,7 @@ def record(session: Session, game: Game, viewer: Player | None) -> dict[str, Any
         "log": [
             {"at": e.at.isoformat(), "turn": e.turn, "kind": e.kind, "seat": e.seat, "text": e.text}
             for e in log
+            if _log_visible(e, open_turns, seat)
         ],
         "position": state.position(),
         "chain": chain.export(session, game),

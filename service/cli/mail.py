@@ -8,7 +8,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import click
 
@@ -145,19 +145,33 @@ def smtpd_command(host: str | None, port: int | None) -> None:
 @mail_group.command("status")
 @click.option("--last", default=20, show_default=True, help="How many messages to list.")
 def status_command(last: int) -> None:
-    """The latest inbound messages: id, channel, status, sender and what came of each."""
+    """The latest inbound messages: id, channel, status, sender and what came of each; then
+    every failed message that is older (they wait for someone to look at them)."""
     from sqlalchemy import select
 
-    from service.mail.models import InboundMessage
+    from service.mail.models import FAILED, InboundMessage
 
     with _database().transaction() as session:
         rows = session.scalars(
             select(InboundMessage).order_by(InboundMessage.id.desc()).limit(last)
         ).all()
         for row in reversed(rows):
-            click.echo(f"#{row.id} {row.channel} {row.status} from {row.sender or '?'}")
-            for line in (row.result or "").splitlines():
-                click.echo(f"    {line}")
+            _echo_inbound(row)
+        older = select(InboundMessage).where(InboundMessage.status == FAILED)
+        if rows:
+            older = older.where(InboundMessage.id < rows[-1].id)
+        failed = session.scalars(older.order_by(InboundMessage.id)).all()
+        if failed:
+            click.echo(f"older failed messages: {len(failed)}")
+        for row in failed:
+            _echo_inbound(row)
+
+
+def _echo_inbound(row: Any) -> None:
+    tries = f" after {row.attempts} attempts" if row.status == "failed" else ""
+    click.echo(f"#{row.id} {row.channel} {row.status}{tries} from {row.sender or '?'}")
+    for line in (row.result or "").splitlines():
+        click.echo(f"    {line}")
 
 
 @mail_group.command("reply")

@@ -58,7 +58,8 @@ from service.mail.models import (
     InboundMessage,
 )
 from service.mail.reading import Ignored, ignored_line, quoted, read_reply
-from service.models import Game, Order, Outbox, Player, Turn, utcnow
+from service.mail.storable import clean_reply, storable
+from service.models import Email, Game, Order, Outbox, Player, Turn, utcnow
 from service.notify import ANSWERING, queue_mail
 
 log = logging.getLogger(__name__)
@@ -67,7 +68,10 @@ PROCESS_TASK = "pbem.process_inbound"
 CHANNEL = "mail"
 """What ``orders.channel`` says for moves that came by mail."""
 UNKNOWN_ANSWERED = "unknown address: answered with how to take part"
+NOBODY_TO_ANSWER = "its sender is no registered address of the player a reply address names"
 RESULT_CHARS = 4000
+MAX_ATTEMPTS = 5
+"""Tries of one message (each committed before its work) before it is marked failed."""
 LEAGUE_ANSWERS = {
     **dict.fromkeys(("accept", "yes", "join", "i accept", "i join", "accepted"), True),
     **dict.fromkeys(("decline", "no", "i decline", "declined"), False),
@@ -166,12 +170,12 @@ def receive(
                 return Received(found, True)
             row = InboundMessage(
                 dedup_key=key,
-                message_id=message_id_of(raw) or None,
+                message_id=storable(message_id_of(raw)) or None,
                 content_hash=hashlib.sha256(raw).hexdigest(),
                 raw=raw,
                 channel=channel,
-                recipient=", ".join(recipients)[:254] or None,
-                envelope_from=None if envelope_from is None else envelope_from[:254],
+                recipient=storable(", ".join(recipients))[:254] or None,
+                envelope_from=None if envelope_from is None else storable(envelope_from)[:254],
                 status=RECEIVED,
                 attempts=0,
             )
@@ -213,51 +217,136 @@ def stale(session: Session, now: datetime, after: timedelta) -> list[int]:
 
 
 def process(database: Database, inbound_id: int, now: datetime | None = None) -> str | None:
-    """Act on a stored message once; returns its status (None if there is no such row)."""
+    """Act on a stored message once; returns its status (None if there is no such row).
+
+    The attempt is counted and committed before the work, so a message whose work cannot be
+    committed, or that kills its worker, is not tried for ever: when the work's own commit
+    fails, a fresh transaction marks it failed; past ``MAX_ATTEMPTS`` it is failed too. Either
+    way its sender hears that nothing was played, and the raw mail is kept."""
     now = now or utcnow()
+    status = _count_attempt(database, inbound_id, now)
+    if status != RECEIVED:
+        return status
+    try:
+        return _work(database, inbound_id, now)
+    except Exception as error:
+        if is_conflict(error):  # not the message's fault: the task runs it all again
+            raise
+        log.exception("inbound message %s could not be committed", inbound_id)
+        return _give_up(database, inbound_id, now, f"{type(error).__name__}: {error}")
+
+
+def _locked(session: Session, inbound_id: int) -> InboundMessage | None:
+    query = (
+        select(InboundMessage)
+        .where(InboundMessage.id == inbound_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return session.scalar(query)
+
+
+def _count_attempt(database: Database, inbound_id: int, now: datetime) -> str | None:
+    """RECEIVED when the message is to be worked on now (its attempt committed), else its
+    status: already done, or failed here because it has had its ``MAX_ATTEMPTS``."""
     with database.transaction() as session:
-        query = (
-            select(InboundMessage)
-            .where(InboundMessage.id == inbound_id)
-            .with_for_update()
-            .execution_options(populate_existing=True)
-        )
-        row = session.scalar(query)
+        row = _locked(session, inbound_id)
         if row is None or row.status != RECEIVED:
             return row.status if row else None
+        if row.attempts >= MAX_ATTEMPTS:
+            _fail(session, database.settings, row, now, f"gave up after {row.attempts} attempts")
+            return FAILED
         row.attempts += 1
-        reply = extract_reply(row.raw)
+        return RECEIVED
+
+
+def _work(database: Database, inbound_id: int, now: datetime) -> str | None:
+    with database.transaction() as session:
+        row = _locked(session, inbound_id)
+        if row is None or row.status != RECEIVED:  # a racing worker got there first
+            return row.status if row else None
+        reply = clean_reply(extract_reply(row.raw))
         row.sender = reply.sender[:254] or None
         try:
             with session.begin_nested():
                 status, result = _Handling(session, database.settings, row, reply, now).run()
         except Exception as error:  # kept on the row with the raw mail; the worker lives on
-            if is_conflict(error):  # not the message's fault: the task runs it all again
+            if is_conflict(error):
                 raise
             log.exception("inbound message %s failed", inbound_id)
             status, result = FAILED, f"{type(error).__name__}: {error}"
             _apologise(session, database.settings, row, reply, now)
-        row.status, row.result, row.processed_at = status, result[:RESULT_CHARS], now
+        row.status, row.result, row.processed_at = status, storable(result)[:RESULT_CHARS], now
         return status
+
+
+def _give_up(database: Database, inbound_id: int, now: datetime, why: str) -> str | None:
+    with database.transaction() as session:
+        row = _locked(session, inbound_id)
+        if row is None or row.status != RECEIVED:
+            return row.status if row else None
+        _fail(session, database.settings, row, now, why)
+        return FAILED
+
+
+def _fail(
+    session: Session, settings: Settings, row: InboundMessage, now: datetime, why: str
+) -> None:
+    row.status, row.result, row.processed_at = FAILED, storable(why)[:RESULT_CHARS], now
+    try:
+        reply = clean_reply(extract_reply(row.raw))
+    except Exception:  # the mail that broke the work may break its reading too
+        reply = Reply("")
+    _apologise(session, settings, row, reply, now)
 
 
 def _apologise(
     session: Session, settings: Settings, row: InboundMessage, reply: Reply, now: datetime
 ) -> None:
-    """After a failure on our side, one (rate-limited) word to the sender; never raises."""
+    """After a failure on our side, one (rate-limited) word to the player the reply address
+    names, at a registered address (never to an unauthenticated From); never raises."""
     try:
         with session.begin_nested():
-            if unanswerable(reply, settings.mail_domain):
+            to = _registered_address(session, settings, row, reply)
+            if to is None or unanswerable(reply, settings.mail_domain):
                 return
             error = (
                 "Something went wrong on our side while reading your mail. It is kept and "
                 "will be looked at; nothing was played. Please try again later."
             )
-            _error_reply(
-                session, settings, reply.sender, None, reply.text, error, "", now, reply.message_id
-            )
+            _error_reply(session, settings, to, None, "", error, "", now, reply.message_id)
     except Exception:
         log.exception("could not tell the sender of inbound message %s", row.id)
+
+
+def _registered_address(
+    session: Session, settings: Settings, row: InboundMessage, reply: Reply
+) -> str | None:
+    """Where an answer about ``row`` may go: an address of the player its reply address
+    names (the From when it is one of theirs), or None when no reply address of ours names
+    a player. Anyone can write any From, so an answer never goes to one we do not know."""
+    player = session.get(Player, row.player_id) if row.player_id else None
+    if player is None:
+        token = _first_token(settings, row)
+        player = session.get(Player, token.player_id) if token else None
+    if player is None:
+        return None
+    return _address_of(player, reply.sender)
+
+
+def _address_of(player: Player, sender: str) -> str | None:
+    """``sender`` when it is one of ``player``'s addresses, else their first address."""
+    owned = [email.address for email in player.emails]
+    return sender.lower() if sender.lower() in owned else player.address
+
+
+def _first_token(settings: Settings, row: InboundMessage) -> ReplyToken | LeagueToken | None:
+    for address in _recipients(row):
+        try:
+            return read_any_address(settings.secret(), settings.mail_domain, address)
+        except AddressError:
+            continue
+    return None
 
 
 @dataclass
@@ -300,10 +389,7 @@ class _Handling:
         self.row.game_id = game.id
         owner = {email.address for email in player.emails}
         if self.reply.sender.lower() not in owner:
-            return self._refuse(
-                f"this reply address belongs to another player, and {self.reply.sender} is "
-                f"not one of their addresses: reply from the address we wrote to"
-            )
+            return self._refuse(_NOT_YOURS.format(sender=self.reply.sender))
         self.row.player_id = player.id
         if doubt := authentication.for_player(self.row, self.reply.sender, player, self.settings):
             return self._refuse(doubt)
@@ -328,11 +414,16 @@ class _Handling:
         return None, (IGNORED, f"not addressed to {domain}")
 
     def _refuse(self, why: str) -> tuple[str, str]:
-        """Refuse without telling anything about a game: the sender may be anyone."""
+        """Refuse without telling anything about a game. The answer goes to an address of
+        the player the reply address names, never to a From we do not know: anyone can
+        write any From, and the service must not mail a stranger's victim."""
+        to = _registered_address(self.session, self.settings, self.row, self.reply)
+        if to is None:
+            return REJECTED, f"refused: {why} (not answered: {NOBODY_TO_ANSWER})"
         sent = _error_reply(
             self.session,
             self.settings,
-            self.reply.sender,
+            to,
             None,
             self.reply.text,
             why,
@@ -343,6 +434,13 @@ class _Handling:
         return REJECTED, f"refused: {why}" + ("" if sent else " (not answered: rate limit)")
 
     def _unknown(self) -> tuple[str, str]:
+        """Mail to an address of ours that is no reply address: how to take part, once, and
+        only to a registered player whose From is believed (else nobody is answered)."""
+        known = self.session.scalar(select(Email).where(Email.address == self.reply.sender.lower()))
+        if known is None or authentication.for_player(
+            self.row, self.reply.sender, known.player, self.settings
+        ):
+            return REJECTED, f"unknown address: not answered ({NOBODY_TO_ANSWER})"
         answered = self.session.scalar(
             select(func.count())
             .select_from(InboundMessage)
@@ -354,7 +452,7 @@ class _Handling:
         if answered:
             return REJECTED, "unknown address: already answered once"
         context = {"report": _HOW_TO_TAKE_PART}
-        _queue(self.session, "help", self.reply.sender, None, context, self.reply.message_id)
+        _queue(self.session, "help", known.address, None, context, self.reply.message_id)
         return REJECTED, UNKNOWN_ANSWERED
 
     # -- a reply to a league invitation ------------------------------------------------------
@@ -369,10 +467,7 @@ class _Handling:
             return self._refuse("this reply address names a league or player that does not exist")
         owner = {email.address for email in player.emails}
         if self.reply.sender.lower() not in owner:
-            return self._refuse(
-                f"this reply address belongs to another player, and {self.reply.sender} is "
-                f"not one of their addresses: reply from the address we wrote to"
-            )
+            return self._refuse(_NOT_YOURS.format(sender=self.reply.sender))
         self.row.player_id = player.id
         if doubt := authentication.for_player(self.row, self.reply.sender, player, self.settings):
             return self._refuse(doubt)
@@ -621,6 +716,10 @@ _ENDING = {
 """What the report says of a command in a mail that the command itself causes to be sent to
 the player (only a played move, a resignation or an agreed draw do)."""
 
+_NOT_YOURS = (
+    "a mail to your reply address came from {sender}, which is not one of your addresses, "
+    "so it was not played: reply from the address we write to"
+)
 _HOW_TO_TAKE_PART = (
     "This address is not one of our reply addresses, so your mail went to no game. To play, "
     "ask a tournament director or a friend who plays here to create a game with you; every "

@@ -183,10 +183,11 @@ def test_accept_on_a_game_address_is_a_game_matter(database: Database) -> None:
 def test_a_foreign_sender_changes_nothing_and_learns_nothing(database: Database) -> None:
     league_id = invite(database, ALICE)
     row = send(database, reply(latest(database, ALICE), CAROL, "accept"))
-    assert row.status == "rejected" and "belongs to another player" in (row.result or "")
+    assert row.status == "rejected" and "not one of your addresses" in (row.result or "")
     assert status_of(database, league_id, ALICE) == "invited"
-    answer = text_of(latest(database, CAROL))
-    assert "belongs to another player" in answer and "Autumn" not in answer
+    assert mails(database, CAROL) == []  # never answered: anyone can write any From
+    told = text_of(latest(database, ALICE))
+    assert CAROL in told and "not one of your addresses" in told
 
 
 def test_machine_mail_to_the_league_address_is_ignored(database: Database) -> None:
