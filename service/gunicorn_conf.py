@@ -21,7 +21,6 @@ workers = int(os.environ.get("PBEM_WEB_WORKERS") or 2 * multiprocessing.cpu_coun
 worker_class = "service.web_worker.BufferingWorker"
 threads = int(os.environ.get("PBEM_WEB_THREADS") or 2)  # per process: run requests read whole
 worker_connections = 1000  # per process: open connections, slow or not, before it stops accepting
-keepalive = 15  # a connection silent this long is closed (idle, or stalled mid-request)
 limit_request_line = 4094  # longer: 414
 limit_request_fields = 100  # more header fields: 431
 limit_request_field_size = 8190  # a longer header field: 431

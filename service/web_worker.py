@@ -1,12 +1,14 @@
 """The web process's gunicorn worker: gunicorn's arbiter forks the processes (one per
 ``PBEM_WEB_WORKERS``, so the cores are used), and each process serves with waitress.
 
-Why waitress inside: its event loop reads a whole request, head and body, before a thread
-sees it. A client that announces a body and sends it slowly, or trickles its headers, costs
-this process one socket and a buffer, never a thread, so the other requests go on. Such a
-client is closed after ``keepalive`` seconds without a byte, or after
-``REQUEST_READ_SECONDS`` for a whole request however it trickles, and each process holds at
-most ``worker_connections`` connections. Every gunicorn setting used comes from
+Why waitress inside: its event loop reads a whole request, head and body, before one of the
+process's ``threads`` runs it. A client that announces a body and sends it slowly, or
+trickles its headers, costs the process one socket and a buffer, never a thread, so the
+other requests go on. Such a client is closed after ``READ_IDLE_SECONDS`` without a byte, or
+after ``REQUEST_READ_SECONDS`` for a whole request however it trickles, and each process
+holds at most ``worker_connections`` connections. As with gunicorn's sync workers, each
+connection carries one request (no keep-alive), and a process accepts a connection only
+with a thread free (``Server.readable``). Every gunicorn setting used comes from
 ``service/gunicorn_conf.py``.
 
 Requests the server itself cannot take (a false ``Transfer-Encoding: chunked``, a bad chunk
@@ -32,8 +34,10 @@ from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser, ParsingError, TransferEncodingNotImplemented
 from waitress.server import TcpWSGIServer
-from waitress.task import ErrorTask, ThreadedTaskDispatcher
+from waitress.task import ErrorTask, ThreadedTaskDispatcher, WSGITask
 
+READ_IDLE_SECONDS = 15
+"""A connection that sends nothing for this long in the middle of a request is closed."""
 REQUEST_READ_SECONDS = 60
 """The longest a request (head and body) may take to arrive, however steadily it trickles."""
 HEADER_SECTION_BYTES = 32 * 1024
@@ -151,10 +155,20 @@ class JsonErrorTask(ErrorTask):  # type: ignore[misc]
         self.write(body)
 
 
+class ClosingTask(WSGITask):  # type: ignore[misc]
+    """A request the app answers; the connection closes after the answer, as gunicorn's
+    sync workers do (see ``Server.readable`` for why)."""
+
+    def build_response_header(self) -> Any:
+        self.set_close_on_finish()
+        return super().build_response_header()
+
+
 class Channel(HTTPChannel):  # type: ignore[misc]
     """One client connection; remembers when its unfinished request began to arrive."""
 
     error_task_class = JsonErrorTask
+    task_class = ClosingTask
     parser_class = StrictParser
     reading_since: float | None = None
 
@@ -173,6 +187,20 @@ class Server(TcpWSGIServer):  # type: ignore[misc]
     request has been arriving for longer than ``REQUEST_READ_SECONDS``."""
 
     channel_class = Channel
+
+    def readable(self) -> bool:
+        # Accept only with a thread free: a busy process leaves new connections in the
+        # listening socket's backlog, which every process shares, for an idle one. With one
+        # request per connection (ClosingTask) every request passes that queue, so the load
+        # spreads over the processes as with sync workers; kept-alive connections would stay
+        # on the process that took them, however busy. Slow clients take no thread.
+        can_accept = bool(super().readable())  # also runs maintenance
+        return can_accept and self.free_threads() > 0
+
+    def free_threads(self) -> int:
+        tasks = self.task_dispatcher
+        idle = len(tasks.threads) - tasks.stop_count - tasks.active_count
+        return int(idle - len(tasks.queue))
 
     def maintenance(self, now: float) -> None:
         super().maintenance(now)  # idle for channel_timeout: closed
@@ -222,7 +250,7 @@ class BufferingWorker(Worker):  # type: ignore[misc]
         return {
             "threads": self.cfg.threads,
             "connection_limit": self.cfg.worker_connections,
-            "channel_timeout": self.cfg.keepalive,
+            "channel_timeout": READ_IDLE_SECONDS,
             "cleanup_interval": 1,
             "max_request_header_size": HEADER_SECTION_BYTES,
             # the largest body any route takes; Flask refuses more per route (413)
