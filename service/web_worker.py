@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -262,7 +263,7 @@ class BufferingWorker(Worker):  # type: ignore[misc]
     def serve(self, channels: dict[int, Any]) -> None:
         beat = 0.0
         while self.alive:
-            if time.monotonic() - beat >= HEARTBEAT_SECONDS:
+            if time.monotonic() - beat >= HEARTBEAT_SECONDS and not self.stuck():
                 self.notify()
                 beat = time.monotonic()
             if self.ppid != os.getppid():
@@ -288,16 +289,28 @@ class BufferingWorker(Worker):  # type: ignore[misc]
             self.notify()
             wasyncore.loop(timeout=0.1, map=channels, use_poll=True, count=1)
 
+    def stuck(self) -> bool:
+        """A request has run longer than ``timeout``: the worker stops reporting, so the
+        arbiter kills it and starts a fresh one, as it would kill a stuck sync worker."""
+        started = list(self.running.values())
+        return bool(started) and time.monotonic() - min(started) > self.cfg.timeout
+
     def counted(self, app: WSGIApp) -> WSGIApp:
-        """``max_requests``: after that many requests this worker drains and the arbiter
-        starts a fresh one."""
+        """Requests running now (for :meth:`stuck`), and ``max_requests``: after that many
+        requests this worker drains and the arbiter starts a fresh one."""
+        self.running: dict[int, float] = {}  # thread id: when its request started
 
         def serve(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
             self.nr += 1
             if self.nr >= self.max_requests and self.alive:
                 self.log.info("Autorestarting worker after current request.")
                 self.alive = False
-            return app(environ, start_response)
+            thread = threading.get_ident()
+            self.running[thread] = time.monotonic()
+            try:
+                return app(environ, start_response)
+            finally:
+                del self.running[thread]
 
         return serve
 
