@@ -1,6 +1,6 @@
 """The ceiling of the move API benchmark: a bare Flask app with one JSON route, served by
 gunicorn with the same options as the service's web process (``service/gunicorn_conf.py``
-when present), loaded by the same clients.
+when present: the same worker class, processes and threads), loaded by the same clients.
 
 ``python3 bench/bare_web.py`` measures it alone; ``bench/move_api.py`` runs it too.
 """

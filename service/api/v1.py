@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, g, request
 from sqlalchemy.orm import Session
+from werkzeug.exceptions import HTTPException
 
 from service import conditional, games, openapi, players
 from service.api import gate
@@ -53,11 +54,24 @@ def body() -> dict[str, Any]:
     return data
 
 
+def read_body(cache: bool = True) -> bytes:
+    """The request body; a body the WSGI server cannot read is a 400 ``bad_body``. The web
+    process's own server refuses a false ``Transfer-Encoding: chunked``, a bad chunk size or
+    a cut connection before Flask runs (``service.web_worker``); another server may leave
+    them to this read (gunicorn's sync worker raises ``InvalidChunkSize`` here)."""
+    try:
+        return request.get_data(cache=cache)
+    except HTTPException:
+        raise  # already an answer: 413 past the size limit, 400 for a client gone
+    except Exception as error:  # whatever the server raises, it is about these bytes
+        raise BadRequest(f"the request body cannot be read: {error}", "bad_body") from None
+
+
 def read_json_body() -> None:
     """Run before every request (see ``service.app``): API bodies pass the gate once."""
     if not request.path.startswith("/api/") or not request.is_json or request.url_rule is None:
         return
-    raw = request.get_data(cache=True)
+    raw = read_body()
     if raw.strip():
         g.json_body = gate.read(raw, gate.schema_for(request.method, request.url_rule.rule))
 

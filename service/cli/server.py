@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
@@ -20,7 +21,7 @@ PROCESSES = {
         "--config",
         "python:service.gunicorn_conf",
         "--bind",
-        "127.0.0.1:{port}",
+        "{bind}",
         "service.app:create_app()",
     ],
     "worker": ["-m", "celery", "-A", "workers.app", "worker", "--pool=solo", "--loglevel=INFO"],
@@ -29,8 +30,26 @@ PROCESSES = {
 }
 
 
-WEB_HOST = "127.0.0.1"  # flask run's default
+WEB_HOST = "127.0.0.1"  # loopback unless PBEM_WEB_BIND opens it (see service.gunicorn_conf)
 STOP_SECONDS = 30  # a process still running this long after SIGTERM is killed
+
+
+def web_address(port: int) -> tuple[str, int]:
+    """Where the API listens: ``PBEM_WEB_BIND`` (``HOST:PORT``, as gunicorn reads it in
+    ``Procfile``'s ``web``) when set, else loopback on ``port``."""
+    bind = os.environ.get("PBEM_WEB_BIND", "").strip()
+    if not bind:
+        return WEB_HOST, port
+    host, _, number = bind.rpartition(":")
+    if not host or not number.isdigit():
+        raise click.UsageError(
+            f"PBEM_WEB_BIND must read HOST:PORT (e.g. 0.0.0.0:8000), not {bind!r}"
+        )
+    return host.strip("[]"), int(number)
+
+
+def bind_option(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def cannot_listen(host: str, port: int) -> str | None:
@@ -44,10 +63,13 @@ def cannot_listen(host: str, port: int) -> str | None:
     return None
 
 
-def _check_ports(settings: Settings, port: int) -> None:
+def _check_ports(settings: Settings, web_host: str, port: int) -> None:
     """Stop with exit status 1 before starting anything when a listening port is taken."""
+    web_fix = (
+        "change PBEM_WEB_BIND" if os.environ.get("PBEM_WEB_BIND") else "choose another with --port"
+    )
     wanted = [
-        (WEB_HOST, port, "the web API", "choose another with --port"),
+        (web_host, port, "the web API", web_fix),
         (settings.smtpd_host, settings.smtpd_port, "the SMTP listener", "set PBEM_SMTPD_PORT"),
     ]
     for host, number, what, fix in wanted:
@@ -62,21 +84,27 @@ def _check_ports(settings: Settings, port: int) -> None:
 
 @click.command("run")
 @click.option(
-    "--port", default=5000, envvar="PBEM_PORT", show_default=True, help="Port of the web API."
+    "--port",
+    default=5000,
+    envvar="PBEM_PORT",
+    show_default=True,
+    help="Port of the web API on 127.0.0.1 (PBEM_WEB_BIND=HOST:PORT listens elsewhere).",
 )
 def run_command(port: int) -> None:
     """Migrate, then run web, worker, beat and the SMTP listener until Ctrl-C (embedded
     defaults need no server). Exit status 1 when a port is taken or a process stops."""
     settings = Settings.from_env()
-    _check_ports(settings, port)
+    web_host, port = web_address(port)
+    _check_ports(settings, web_host, port)
+    bind = bind_option(web_host, port)
     migrate.upgrade(db.configure(settings))
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     children = {
-        name: subprocess.Popen([sys.executable, *(a.format(port=port) for a in args)])
+        name: subprocess.Popen([sys.executable, *(a.format(bind=bind) for a in args)])
         for name, args in PROCESSES.items()
     }
-    click.echo(f"pbem: API on http://{WEB_HOST}:{port}/api/v1 (Ctrl-C stops everything)")
+    click.echo(f"pbem: API on http://{bind}/api/v1 (Ctrl-C stops everything)")
     stopped: list[str] = []
     try:
         while not stopped:

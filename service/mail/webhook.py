@@ -17,6 +17,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 
+from service.api.v1 import read_body
 from service.db import Database
 from service.errors import Forbidden, NotFound, ServiceError, Unauthorized
 from service.mail import gateway
@@ -54,7 +55,7 @@ def inbound() -> Any:
     if not settings.inbound_webhook_secret:
         raise NotFound("the inbound mail webhook is off (set PBEM_INBOUND_WEBHOOK_SECRET)")
     request.max_content_length = settings.inbound_max_bytes
-    body = request.get_data(cache=False)
+    body = read_body(cache=False)
     check(settings.inbound_webhook_secret, body, request.headers)
     if not body.strip():
         raise ServiceError("the body must be the raw message", "empty")
