@@ -482,7 +482,7 @@ class _Handling:
         # Conditional lines (``if X then Y``) are taken out first: their notation is no move.
         typed, conditional_lines = take_conditionals(self.reply.text)
         judge = games.action_reader(self.session, game.id, player)
-        reading = read_reply(typed, judge, self.reply.signature)
+        reading = read_reply(typed, judge, self.reply.signature, judge.legal)
         self.ignored = reading.ignored
         commands = list(reading.commands)
         if conditional_lines is not None:  # after any move of the same reply: it answers that
@@ -556,6 +556,10 @@ class _Handling:
             return _Done(
                 command, True, f"nothing stored; after it:{events}\n{after['view']['ascii']}"
             )
+        if kind is Kind.CONFIRM:
+            # Resigning is deliberate: a doubtful one is asked about, never applied.
+            text = f"not done: {command.note}; to resign, reply 'resign' alone on a line"
+            return _Done(command, True, text)
         if kind is Kind.RESIGN:
             games.resign(session, gid, player, now)
             return _Done(command, True, "you resigned; the game is over", self_notifying=True)
@@ -619,6 +623,11 @@ class _Handling:
                 ignored=ignored_line(self.ignored),
             )
             return status, report + ("" if sent else "\n(error reply not sent: rate limit)")
+        unsure = next((d for d in worked if d.command.kind is Kind.CONFIRM), None)
+        if unsure is not None:  # the answer asks whether they resign, and how to
+            context = {"report": report, "said": quoted(unsure.command.line)}
+            _queue(self.session, "confirm_resign", player, game, context, self.reply.message_id)
+            return status, report
         mailed = self.session.scalar(
             select(func.count())
             .select_from(Outbox)

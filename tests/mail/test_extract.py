@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from engine.notation import frame
 from service.cli import main
 from service.mail.extract import REPLY_MARKER, Reply, extract_reply, extract_text
+from service.mail.typography import normalised
 
 FILES = "abcdefghijklmn"
 BOARD = frame(
@@ -261,7 +262,9 @@ def test_html_body_entry_point() -> None:
     ],
 )
 def test_non_utf8_charsets(charset: str, typed: str) -> None:
-    assert extract_reply(plain_mail(typed, charset=charset)).text == typed
+    """Decoded right, then in the one typography every game reads (curly quotes and the
+    dash straightened, ``typography.py``)."""
+    assert extract_reply(plain_mail(typed, charset=charset)).text == normalised(typed)
 
 
 def test_mislabelled_charset_falls_back_to_windows_1252() -> None:
