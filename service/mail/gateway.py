@@ -522,7 +522,7 @@ class _Handling:
         # A mail the act itself causes to this player (the mover's copy of the turn, the
         # game-over mail after a resignation) answers this one: it says what was read.
         ending = _ENDING.get(command.kind, "done")
-        predicted = _Done(command, True, ending.format(move=command.argument))
+        predicted = _Done(command, True, ending.format(move=command.argument) + _noted(command))
         report = self._report([*self.done, predicted])
         self.session.info[ANSWERING] = ((player.id, game.id), report, self.reply.message_id)
         try:
@@ -541,9 +541,11 @@ class _Handling:
             if sealed:
                 games.submit(session, gid, player, token.turn, command.argument, CHANNEL, now)
                 text = f"orders {command.argument} received (sealed until the turn resolves)"
+                text += _noted(command)
                 return _Done(command, True, text)
             games.submit(session, gid, player, token.turn, command.argument, CHANNEL, now)
-            return _Done(command, True, f"played {command.argument}", self_notifying=True)
+            played = f"played {command.argument}{_noted(command)}"
+            return _Done(command, True, played, self_notifying=True)
         if kind is Kind.CONDITIONAL:
             moved = any(d.ok and d.command.kind is Kind.MOVE for d in self.done)
             turn = games.lock(session, gid).turn if moved else token.turn
@@ -688,6 +690,11 @@ class _Handling:
                 Order.sealed.is_(True),
             )
         )
+
+
+def _noted(command: Command) -> str:
+    """What a move's reading adds to the answer: " (you took back 'd1-d4')", or ""."""
+    return f" ({command.note})" if command.kind is Kind.MOVE and command.note else ""
 
 
 def _wants_no_copy(player: Player, worked: Sequence[_Done]) -> bool:

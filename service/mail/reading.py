@@ -321,9 +321,8 @@ class _Candidates:
                 return self._unread(stray, sources, actions[0])
             sources = tuple(sorted(set(sources) | {i for i, _ in withdrawn}))
             text = "\n".join(self._text(i) for i in sources)
-            note = _read_as(text, actions[0])
-            if withdrawn:
-                note += f" (you took back {', '.join(self._groups(withdrawn))})"
+            # A MOVE's note is what the answer adds to "played ...".
+            note = f"you took back {', '.join(self._groups(withdrawn))}" if withdrawn else ""
             return Command(Kind.MOVE, actions[0], text, note), sources
         if legal:
             return self._all_withdrawn(legal, withdrawn)
@@ -593,11 +592,6 @@ def _runs(shaped: Sequence[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
         run.append((index, token))
     if run:
         yield run
-
-
-def _read_as(text: str, action: str) -> str:
-    """The note of a MOVE: how its text was read when that is not plain."""
-    return "" if " ".join(text.split()) == action else f"read as {action}"
 
 
 _CORRECTION_WORDS = 6

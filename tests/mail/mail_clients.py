@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import base64
 import quopri
+import re
 from collections.abc import Callable
+from email.message import EmailMessage
 from email.mime.multipart import MIMEMultipart
 from email.mime.nonmultipart import MIMENonMultipart
+from email.utils import make_msgid
 from html import escape
 
 from service.mail.extract import REPLY_MARKER
@@ -599,3 +602,18 @@ CLIENTS: dict[str, Client] = {
 }
 CLIENTS |= {f"{name}, marker lost": marker_lost(client) for name, client in list(CLIENTS.items())}
 """Every client, and every client quoting only part of our mail (its marker line lost)."""
+
+
+def answering(client: Client, original: EmailMessage, typed: str, sender: str) -> bytes:
+    """``client``'s reply to a mail the service really sent (an outbox row, parsed): to its
+    Reply-To, from ``sender``, quoting its text and HTML."""
+    text_part, html_part = original.get_body(("plain",)), original.get_body(("html",))
+    assert isinstance(text_part, EmailMessage)
+    html = html_part.get_content() if isinstance(html_part, EmailMessage) else ""
+    mail = RenderedEmail(str(original["Subject"]), text_part.get_content(), html)
+    raw = client(mail, typed)
+    head, _, body = raw.partition(b"\r\n\r\n")
+    head = re.sub(rb"(?m)^To: .*$", b"To: " + str(original["Reply-To"]).encode(), head)
+    head = re.sub(rb"(?m)^From: .*$", b"From: " + sender.encode(), head)
+    head = re.sub(rb"(?m)^Message-ID: .*$", b"Message-ID: " + make_msgid().encode(), head)
+    return head + b"\r\n\r\n" + body
