@@ -1,8 +1,10 @@
 """What a reply asks for: the typed text (see ``extract.py``) read line by line into commands.
 
 Replies to a game's mail are read by ``reading.py``, which takes its commands from
-``read_command`` (a whole line, strictly) and lets the game decide what is a move; the
-line-by-line reading below (``read_commands``) is what league invitation answers use.
+``read_command`` (a whole line, strictly) or ``read_command_in_prose`` (one clause of a short
+line of prose: "I resign. Good game!"), asks ``resignation_doubt`` whether a resignation is
+meant at all, and lets the game decide what is a move; the line-by-line reading below
+(``read_commands``) is what league invitation answers use.
 
 ``read_commands(text)`` never raises and never consults a game: it only sorts lines. Whether a
 move is legal is the engine's business, and its error quotes what was read. The service runs

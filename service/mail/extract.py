@@ -14,13 +14,25 @@ How the typed text is cut out of a body, in order (each rule says why it exists)
    unquoted lines below it are the reply.
 2. **Generic quote detection**, for replies whose marker was lost: ``>``-quoted lines are dropped
    wherever they are (so bottom-posted and interleaved text survives); the reply ends at an
-   unquoted quote header: ``-----Original Message-----`` and its translations, an Outlook
-   ``From:``/``Sent:`` block (also split over lines and translated), an ``On ... wrote:``
-   attribution in many languages (also split over up to three lines) that is not followed by a
-   ``>`` quote, or a line of one of our ASCII boards (a last fence: no person types one).
+   unquoted quote header: ``-----Original Message-----`` and its translations, or in any
+   language a few words framed by dashes (Zimbra's ``----- Ursprüngliche Mail -----``, QQ
+   Mail's ``------ 原始邮件 ------``); an Outlook ``From:``/``Sent:`` block (also split over
+   lines and translated), or in any language three ``Field: value`` lines naming an address
+   and a date (QQ Mail's 发件人/发送时间, Outlook's Hebrew מאת/נשלח); an ``On ... wrote:``
+   attribution that is not followed by a ``>`` quote. Attributions are found by their words
+   in many languages (also split over up to three lines) and, in any language, by their
+   shape: a line ending in a colon holding a date and a time (Thunderbird's "#2 #3" in every
+   locale, Mail.ru), or a date and an address (FairEmail's and Yandex's ``<date> <time>
+   <address>:``, Gmail's right-to-left ones once their directional marks are dropped), or,
+   right above a ``>`` quote, a short line with no move in it ("Ann 写道:"). A line of one
+   of our ASCII boards ends the reply too (a last fence: no person types one).
 3. **Signatures and client boilerplate**: a ``--``/``__`` delimiter line, "Sent from my iPhone"
-   and its kin, a closing ("Thanks,", "Regards,") followed by a short name block, and a short
-   trailing contact block (e-mail, phone, web address).
+   and its kin, a closing ("Thanks,", "Mit freundlichen Grüßen / Kind regards") followed by a
+   short name block and company footer paragraphs, and trailing contact or footer paragraphs
+   (e-mail, phone, web address, postal address, registration and tax numbers, disclaimers).
+
+The text is handed on in one typography for every game (``typography.py``): NFKC, dashes,
+quotes, spaces, no invisible or directional marks.
 
 HTML-only mail is turned into text first; ``<blockquote>`` and the quote containers of Gmail,
 Thunderbird and Yahoo become ``>``-quoted lines, and the reply/forward header containers of
@@ -539,7 +551,10 @@ def _quote_ahead(lines: list[str]) -> list[bool]:
 def _header_block_at(lines: list[str], index: int) -> bool:
     """An Outlook-style "From: ... / Sent: ... / To: ..." block (a wrapped From: allowed),
     or one that starts with another field ("Sent:", "Date:", "To:") and names the sender;
-    or, in any language, a header block (:func:`_any_header_block_at`)."""
+    or, in any language, a header block (:func:`_any_header_block_at`). A line of notation
+    never starts one (Nelaxtam's "A:nw" is no Italian "A:" field)."""
+    if _only_notation(lines[index]):
+        return False
     if _FROM_RE.match(lines[index]):
         return any(_FIELD_RE.match(line) for line in lines[index + 1 : index + 4])
     if _FIELD_VALUE_RE.match(lines[index]):
@@ -551,11 +566,14 @@ def _header_block_at(lines: list[str], index: int) -> bool:
 
 
 def _any_header_block_at(lines: list[str], index: int) -> bool:
-    """Three or more "Field: value" lines in a row (one blank line allowed, as QQ Mail puts
-    before 主题), one naming an address and one a date: the header of a quoted original in
-    whatever language the client speaks. Notation never starts one."""
-    if not _ANY_FIELD_RE.match(lines[index]) or _only_notation(lines[index]):
+    """Three or more "Field: value" lines in a row (the first two adjacent, then one blank
+    line allowed, as QQ Mail puts before 主题), one naming an address and one a date: the
+    header of a quoted original in whatever language the client speaks. A label of ours
+    ("Mein Zug: d1-d4") never starts one."""
+    if not _ANY_FIELD_RE.match(lines[index]) or phrases.has_label(lines[index]):
         return False
+    if index + 1 >= len(lines) or not _ANY_FIELD_RE.match(lines[index + 1]):
+        return False  # a header block starts with two fields in a row
     block: list[str] = []
     for line in lines[index : index + 7]:
         if _ANY_FIELD_RE.match(line):
@@ -613,12 +631,18 @@ def _wraps_quote(lines: list[str], index: int) -> bool:
         and bool(line)
         and _is_quoted(lines[index - 1])
         and bool(lines[index - 1].strip(" >"))
-        and (len(lines[index - 1].strip(" >")) >= _WRAPPED or not line[0].isalnum())
+        and (len(lines[index - 1].strip(" >")) >= _WRAPPED or not _starts_a_word(line))
         and _is_quoted(lines[index + 1])
     )
 
 
 _WRAPPED = 40
+
+
+def _starts_a_word(line: str) -> bool:
+    """Typed text starts with a letter or digit, maybe inside quotes or brackets."""
+    bare = line.lstrip("\"'([«")
+    return bool(bare) and bare[0].isalnum()
 
 
 # --- plain text: signatures --------------------------------------------------------------------

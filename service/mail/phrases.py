@@ -131,6 +131,11 @@ def is_sign_off(line: str) -> bool:
     return bool(SIGN_OFF_RE.fullmatch(trimmed(line)))
 
 
+def has_label(line: str) -> bool:
+    """The line starts with a label of the tables ("Mein Zug:", "my move -")."""
+    return bool(_LABEL_START_RE.match(line))
+
+
 def without_label(line: str) -> str:
     """The line after a leading label ("Mein Zug: d1-d4" gives "d1-d4"; in any language, a
     few words ending in a colon: "我的命令: 1:ne"); else the line."""
@@ -265,10 +270,11 @@ _PHONE = (
     r"(?:\b(?:tel|tél|phone|mobile|mob|cell|fax|телефон|тел)\b\.?|电话|手机|電話|携帯"
     r"|(?:^|\|)\s*[tmf]\b)\s*:?\s*\+?[\d(]"
 )
+_TOWN = r"[A-ZÄÖÜÉ][^\W\d_][\w-]*(?:\s+[A-ZÄÖÜÉ][\w-]*)?"
 _POSTCODE = (
-    r"\b\d{4,5}\s+[^\W\d_]{3,}"  # 80331 München, 1012 Amsterdam
+    rf"(?:^|,)\s*(?:[A-Z]{{1,2}}-)?\d{{4,5}}(?:\s+[A-Z]{{2}})?\s+{_TOWN}\s*(?:,|$)"  # 80331 München
     r"|\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\b"  # EH6 6QW
-    r"|,\s*[A-Z]{2}\s+\d{5}\b"  # Springfield, IL 62704
+    r"|,\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\b"  # Springfield, IL 62704
 )
 FOOTER_RE = re.compile(
     rf"(?<!\w)(?:{_phrases(FOOTER_WORDS)})(?!\w)|{_PHONE}|\+\d[\d ()./-]{{6,}}\d", re.I

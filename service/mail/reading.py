@@ -8,26 +8,45 @@ it is none.
 
 How a reply is read:
 
+0. **One typography** (``typography.py``), once, before any game reads a word: full-width
+   forms, every dash-like character, curly quotes, odd spaces and invisible or directional
+   marks become plain text, so every game reads ``a1–a3`` as ``a1-a3``.
 1. **Line kinds**, tried in order by ``LINE_READERS`` (a new kind of line is one more reader):
-   a snip mark (``[...]``, ``[snip]``) is dropped; a line repeating an earlier one is ignored;
-   a command alone on its line (``commands.read_command``) is a command; every other line is
-   a *text line*. Commands are strict: a sentence that merely uses a command word ("nice
-   board!", "Hi, I resign") is prose, ignored, with a hint on how to write the command.
-2. **Candidates.** From the text lines the reader proposes candidate texts: each line; in a
+   a snip mark (``[...]``, ``[snip]``) is dropped; our own example line is ignored; a line
+   repeating an earlier one is ignored; a line of a company footer (a registration or tax
+   number, a phone, a postal address, a disclaimer: ``phrases.is_footer``) is ignored, so a
+   registration number is never Elasta orders; a command alone on its line
+   (``commands.read_command``) or said in one clause of a short line of prose ("I resign.
+   Good game!", ``read_command_in_prose``) is a command; every other line is a *text line*.
+   Resigning stays deliberate: a resignation said with doubt ("should I resign?", "I might
+   resign", "I resign. Just kidding") is a CONFIRM (nothing done; the answer asks for
+   ``resign`` alone), and one said with "not" is no command. A sentence that merely uses a
+   command word ("nice board!") is prose, ignored, with a hint on how to write the command.
+2. **Candidates.** From the text lines the reader proposes candidate texts: each line (after
+   a label: ``my move:``, ``Mein Zug:``, or in any language a few words and a colon); in a
    line, its notation-shaped tokens (``d1-d4``, ``W@d1``, ``1:ne``, ``a0``, ``01234567``)
    joined, each maximal run of them and each one alone; each run of consecutive *notation
    lines* (lines made only of such tokens) joined, for orders written over several lines
    (Anti-Grid chains, Elemento removal choices, Elasta and Nelaxtam orders); and every
    notation-shaped token of the reply joined.
-3. **The game decides.** Each candidate is put to the judge. A legal candidate inside a larger
+3. **What the reply takes back** in plain words is read and never played: notation right
+   after "not" ("not d1-d4, I mean d1-d5"), or followed within a few words by "sorry", "I
+   mean", "typo"... and then other notation the game reads as a move ("d1-d4... sorry,
+   d1-d5", "d1-d4 (typo, I meant d1-d5)"), in the languages of ``phrases.CORRECTIONS``;
+   "or" between two moves takes neither back.
+4. **The game decides.** Each candidate is put to the judge. A legal candidate inside a larger
    legal one (the same tokens and more) is a part of it, not a move of its own. Then:
-   exactly one distinct action, and every notation line is part of it: play it. Several
-   distinct actions: play nothing and ask which. A notation line left out of the one action
-   (a chain whose second step is wrong, a typo under the move): play nothing, say why, as
-   half of what was meant must never be played. No legal candidate but a notation line, or
+   exactly one distinct action, every notation line part of it, and **every line it is read
+   from read whole** (each token of such a line that looks like notation, or has a digit, is
+   part of the move or taken back): play it. A token of such a line that is not
+   ("我的命令→1:ne 2:xn", "d1-d4 at 10:30"): play nothing, naming that token, as half of
+   what was meant must never be played. Several distinct actions: play nothing and ask
+   which. A notation line left out of the one action (a chain whose second step is wrong, a
+   typo under the move): play nothing, say why. No legal candidate but a notation line, or
    (when no command was given) a notation-shaped token in a sentence: the engine's error,
-   quoting it. Everything else is prose: kept in the answer's "Ignored" list, never an
-   error.
+   quoting it, and "did you mean l1-l4?" when exactly one legal action fits what was typed
+   (its squares and numbers in order: ``l1 to l4``, ``0-1-4-7-2-6-5-3``). Everything else
+   is prose: kept in the answer's "Ignored" list, never an error.
 
 The judge is asked at most ``MAX_CANDIDATES`` times and for at most ``READ_SECONDS``; a
 reply that needs more is not guessed from: nothing is played and the player is told why.

@@ -22,9 +22,8 @@ import base64
 import quopri
 import re
 from collections.abc import Callable
+from email.header import Header
 from email.message import EmailMessage
-from email.mime.multipart import MIMEMultipart
-from email.mime.nonmultipart import MIMENonMultipart
 from email.utils import make_msgid
 from html import escape
 
@@ -72,28 +71,29 @@ def flowed(text: str, width: int = 76) -> str:
 
 
 def _encoded(text: str, charset: str, *, crlf: bool) -> bytes:
-    # Old clients put "?" for what their charset cannot hold.
-    return (text.replace("\n", "\r\n") if crlf else text).encode(charset, errors="replace")
+    return (text.replace("\n", "\r\n") if crlf else text).encode(charset)
 
 
 def _part(
     text: str, subtype: str, charset: str, encoding: str, *, flowed_text: bool = False
-) -> MIMENonMultipart:
-    part = MIMENonMultipart("text", subtype, charset=charset)
+) -> tuple[list[str], bytes]:
+    """A text part's headers and body bytes, encoded as the client encodes it (written out by
+    hand: the stdlib would re-encode an 8bit KOI8-R body as base64)."""
+    try:
+        text.encode(charset)
+    except UnicodeEncodeError:  # as clients do, the whole part goes out in UTF-8 instead
+        charset = "utf-8"
+    kind = f'text/{subtype}; charset="{charset}"'
     if flowed_text:
-        part.set_param("format", "flowed")
-        if encoding != "quoted-printable":
-            part.set_param("delsp", "no")
+        kind += "; format=flowed" + ("; delsp=no" if encoding != "quoted-printable" else "")
     data = _encoded(text, charset, crlf=encoding == "base64")
     if encoding == "base64":
-        payload = base64.encodebytes(data).decode("ascii")
+        body = base64.encodebytes(data)
     elif encoding == "quoted-printable":
-        payload = quopri.encodestring(data).decode("ascii")
-    else:  # 7bit / 8bit: the bytes as they are, kept undecoded through the surrogateescape
-        payload = data.decode("ascii", errors="surrogateescape")
-    part.set_payload(payload)
-    part["Content-Transfer-Encoding"] = encoding
-    return part
+        body = quopri.encodestring(data)
+    else:  # 7bit / 8bit: the bytes as they are
+        body = data
+    return [f"Content-Type: {kind}", f"Content-Transfer-Encoding: {encoding}"], body
 
 
 def message(
@@ -114,23 +114,27 @@ def message(
         parts.append(_part(text, "plain", charset, encoding, flowed_text=flowed_text))
     if html is not None:
         parts.append(_part(html, "html", charset, html_encoding or encoding))
-    top: MIMENonMultipart | MIMEMultipart
+    top = [
+        f"From: {sender}",
+        f"To: {ADDRESS}",
+        f"Subject: {Header(subject, 'utf-8').encode()}",
+        f"Date: {DATE}",
+        "Message-ID: <reply-17-4@example.org>",
+        "In-Reply-To: <turn-17-4@pbem.example>",
+        "MIME-Version: 1.0",
+        *(f"{name}: {value}" for name, value in (headers or {}).items()),
+    ]
     if len(parts) == 1:
-        top = parts[0]
+        head, body = parts[0]
+        raw = "\n".join([*top, *head]).encode() + b"\n\n" + body
     else:
-        top = MIMEMultipart("alternative")
-        for part in parts:
-            top.attach(part)
-    top["From"] = sender
-    top["To"] = ADDRESS
-    top["Subject"] = subject
-    top["Date"] = DATE
-    top["Message-ID"] = "<reply-17-4@example.org>"
-    top["In-Reply-To"] = "<turn-17-4@pbem.example>"
-    top["MIME-Version"] = "1.0"
-    for name, value in (headers or {}).items():
-        top[name] = value
-    raw = top.as_string().encode("ascii", errors="surrogateescape")
+        boundary = "----=_Part_17_4.1740848591"
+        top.append(f'Content-Type: multipart/alternative; boundary="{boundary}"')
+        raw = "\n".join(top).encode() + b"\n\n"
+        for head, body in parts:
+            raw += f"--{boundary}\n".encode() + "\n".join(head).encode() + b"\n\n" + body
+            raw += b"\n"
+        raw += f"--{boundary}--\n".encode()
     return raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
 
 
@@ -613,7 +617,7 @@ def answering(client: Client, original: EmailMessage, typed: str, sender: str) -
     mail = RenderedEmail(str(original["Subject"]), text_part.get_content(), html)
     raw = client(mail, typed)
     head, _, body = raw.partition(b"\r\n\r\n")
-    head = re.sub(rb"(?m)^To: .*$", b"To: " + str(original["Reply-To"]).encode(), head)
-    head = re.sub(rb"(?m)^From: .*$", b"From: " + sender.encode(), head)
-    head = re.sub(rb"(?m)^Message-ID: .*$", b"Message-ID: " + make_msgid().encode(), head)
+    head = re.sub(rb"(?m)^To: [^\r\n]*", b"To: " + str(original["Reply-To"]).encode(), head)
+    head = re.sub(rb"(?m)^From: [^\r\n]*", b"From: " + sender.encode(), head)
+    head = re.sub(rb"(?m)^Message-ID: [^\r\n]*", b"Message-ID: " + make_msgid().encode(), head)
     return head + b"\r\n\r\n" + body

@@ -437,14 +437,12 @@ def test_every_clients_quote_header_ends_the_reply_when_our_marker_is_lost(clien
     Chinese, Korean, Arabic; Gmail's right-to-left ones with directional marks; FairEmail's
     and Yandex's ``<date> <time> <address>:``; Mail.ru's; QQ Mail's 原始邮件 block; Zimbra's
     framed separator; IBM Notes' field block), quoting only part of our mail (no marker line):
-    not one line of the quoted mail is read as typed."""
+    the reply is what was typed, no header line and no line of our mail with it."""
     moment = moments()["elasta Black reminder"]
-    mail = moment_mail(moment)
     typed = moment.position.action
-    text = extract_reply(CLIENTS[f"{client}, marker lost"](mail, typed)).text
-    ours = {line.strip() for line in mail.text.splitlines() if line.strip()}
-    assert typed in text.splitlines()
-    assert not [line for line in text.splitlines() if line.strip() in ours - {typed}]
+    text = extract_reply(CLIENTS[f"{client}, marker lost"](moment_mail(moment), typed)).text
+    greeting = "Здравствуйте, pbem.\n\n" if client.startswith("The Bat!") else ""
+    assert text == greeting + typed  # (at 925e682, 16 of these 38 kept header lines)
 
 
 @pytest.mark.parametrize(
