@@ -2,8 +2,10 @@
 
 Run: ``PYTHONPATH=. python3 bench/reply_corpus.py`` (``--show`` prints each miss). First our
 own corpus (``tests/mail/reply_corpus.py``: replies to the service's own notifications, all
-five games, as a dozen mail clients quote them; the figure is how many are read as a person
-would, with the wrong moves and quoted example moves played, which must stay 0). Then the
+five games, both seats, Elemento with three and four players, as some fifty mail clients
+quote them in their charsets and encodings, ``tests/mail/mail_clients.py``; the figure is how
+many are read as a person would, with the wrong moves and quoted example moves played,
+which must stay 0). Then the
 outside corpora: ``../shared/corpora/email-replies`` (see its README). A fixture counts
 when its ``expected_reply`` is not null; it matches when the extracted text equals it after
 whitespace normalisation (runs of whitespace collapsed to one space, stripped), both in the

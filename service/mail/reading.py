@@ -173,7 +173,7 @@ def _command(index: int, text: str, seen: set[str]) -> Line | None:
     for it alone; one said with "not" is no command at all (a text line)."""
     doubt = resignation_doubt(text)
     if doubt == "doubt" and not any(_shaped(token) for token in _tokens(text)):
-        note = f"{quoted(text)} sounds unsure, so you have not resigned"
+        note = "it sounds unsure, so you have not resigned"
         return Line(index, text, "command", Command(Kind.CONFIRM, "resign", text, note))
     if doubt:
         return None
@@ -493,9 +493,8 @@ class _Candidates:
             f"we could read {action} in {quoted(line.text)}, but not {token!r}{why}; a line "
             f"of orders is read whole, so nothing was played: send the whole move again"
         )
-        return Command(Kind.ERROR, "", "\n".join(self._text(i) for i in sources), note), tuple(
-            sources
-        )
+        shown = "\n".join(self._text(i) for i in sources)
+        return Command(Kind.ERROR, "", shown, note), tuple(sources)
 
     def _all_withdrawn(
         self, legal: Sequence[tuple[_Candidate, str]], withdrawn: frozenset[tuple[int, int]]
@@ -515,13 +514,14 @@ class _Candidates:
         return Command(Kind.ERROR, "", "\n".join(self._text(i) for i in sources), note), sources
 
     def _suggestion(self, texts: Sequence[str]) -> str:
-        """ ", did you mean X?" when exactly one legal action fits what was typed (its squares
-        and numbers in order, its letters among the words), else ""."""
+        """What an error adds when exactly one legal action fits what was typed (its squares
+        and numbers in order, its letters among the words): "; did you mean l1-l4?"."""
         if self.legal is None:
             return ""
+        legal = self.legal()
         fits: set[str] = set()
         for text in texts:
-            fits |= set(fitting(text, self.legal()))
+            fits |= set(fitting(text, legal))
         return f"; did you mean {fits.pop()}?" if len(fits) == 1 else ""
 
     # -- answers --------------------------------------------------------------------------
