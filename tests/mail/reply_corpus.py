@@ -8,7 +8,15 @@ bottom-post, clients that keep only part of the quote...), in the languages the 
 The move typed is never one of the notification's example moves, so a quoted example played
 by mistake shows up as a wrong move.
 
-``CASES`` is built once, deterministically (seeded positions, fixed shapes). The figure (how
+Round two (``round_two()``, issue 20) answers the mails the service sends now, rendered by its
+renderer for real positions of seeded playouts (``opponent_moved``, ``turn_resolved``,
+``reminder``, ``draw_news``, ``game_started``, ``your_turn``), for both seats of every game and
+Elemento with three and four players, through the clients of ``mail_clients.py`` (phones with
+autocorrect, Outlook for iOS, IBM Notes, Zimbra, FairEmail, QQ Mail, Mail.ru, Yandex, ...;
+UTF-8, GB18030, KOI8-R, ISO-2022-JP, windows-1255; quoted-printable, base64, format=flowed),
+with what far-away keyboards, corporate signatures and second thoughts make of a move.
+
+``cases()`` is built once, deterministically (seeded positions, fixed shapes). The figure (how
 many are read as expected) is kept from falling by ``test_own_reply_corpus.py`` and printed by
 ``python3 bench/reply_corpus.py``.
 """
@@ -465,6 +473,9 @@ def _context(kind: str, step: _Step, state: State, seat: int, number: int) -> di
         "timezone": "Europe/Paris",
         "preferences_url": "https://pbem.example/settings",
         "unsubscribe_url": "https://pbem.example/unsubscribe/t0k3n",
+        # As ``notify.game_context`` adds them to every game mail.
+        "play_url": f"https://pbem.example/play/17.{number + 2}.{seat + 1}.f5mj6femos34riy2xrva",
+        "chain_link": f"chain #{number + 1} 5a10e4d0374a233c34bda6ef933b0ee978c60afeca48e49e41a1",
         **scenarios._game(state, seat),
     }
     events = [event.to_json() for event in step.events]

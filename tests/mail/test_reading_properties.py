@@ -109,6 +109,8 @@ def mail(state: State, seat: int) -> RenderedEmail:
             "timezone": "Europe/Paris",
             "preferences_url": "https://pbem.example/settings",
             "unsubscribe_url": "https://pbem.example/unsubscribe/t0k3n",
+            "play_url": "https://pbem.example/play/17.4.1.f5mj6femos34riy2xrva",
+            "chain_link": "chain #3 5a10e4d0374a233c34bda6ef933b0ee978c60afeca48e49e41a1",
             **scenarios._game(state, seat),
             "turn": 4,
             "deadline": reply_corpus.WHEN,
