@@ -2,11 +2,14 @@
 
 Run: ``PYTHONPATH=. python3 bench/reply_corpus.py`` (``--show`` prints each miss). First our
 own corpus (``tests/mail/reply_corpus.py``: replies to the service's own notifications, all
-five games, as a dozen mail clients quote them; the figure is how many are read as a person
-would, with the wrong moves and quoted example moves played, which must stay 0). Then the
+five games, both seats, Elemento with three and four players, as some fifty mail clients
+quote them in their charsets and encodings, ``tests/mail/mail_clients.py``; the figure is how
+many are read as a person would, with the wrong moves and quoted example moves played,
+which must stay 0). Then the
 outside corpora: ``../shared/corpora/email-replies`` (see its README). A fixture counts
 when its ``expected_reply`` is not null; it matches when the extracted text equals it after
-whitespace normalisation (runs of whitespace collapsed to one space, stripped).
+whitespace normalisation (runs of whitespace collapsed to one space, stripped), both in the
+one typography our extractor hands text on in (``service/mail/typography.py``).
 
 Talon's quotation tests keep signatures ("Hello\\n\\nSent from my iPhone"); our extractor drops
 them by design. So for those rows a second, *fair* figure also accepts the expected text minus
@@ -27,6 +30,7 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 
+from service.mail import typography
 from service.mail.extract import extract_reply, extract_text, html_to_text
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "email-replies"
@@ -63,7 +67,9 @@ def fixtures(corpus: str) -> list[Fixture]:
 
 
 def normalised(text: str) -> str:
-    return " ".join(text.split())
+    """Whitespace collapsed, in the one typography our extractor hands text on in (curly
+    quotes and dashes straightened, ``service/mail/typography.py``): the same words."""
+    return " ".join(typography.normalised(text).split())
 
 
 def without_trailing_signature(expected: str) -> set[str]:

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import secrets
 import textwrap
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -507,20 +508,44 @@ def _queue_if_ready(session: Session, game: Game, state: State) -> None:
         enqueue(session, RESOLVE_TASK, game.id, game.turn)
 
 
-def action_reader(session: Session, game_id: int, player: Player) -> Callable[[str], str]:
+@dataclass(frozen=True)
+class ActionReader:
+    """Reads a text as one player's action in one position (see :func:`action_reader`)."""
+
+    game: Game
+    state: State
+    seat: int
+
+    def __call__(self, text: str) -> str:
+        if self.game.status != ACTIVE:
+            raise Conflict(f"game {self.game.id} is over: {_result_text(self.game)}", "game_over")
+        return read_action(self.state, self.seat, text)
+
+    def legal(self) -> Sequence[str]:
+        """The canonical texts of the player's legal actions now (see :func:`legal_texts`)."""
+        return legal_texts(self.state, self.seat) if self.game.status == ACTIVE else ()
+
+
+def action_reader(session: Session, game_id: int, player: Player) -> ActionReader:
     """A function reading a text as ``player``'s action in this position: its canonical text,
-    or the ServiceError saying why it is none. Stores nothing; the state is read once, so a
-    reply reader may ask about many candidate texts."""
+    or the ServiceError saying why it is none; its ``legal`` lists the legal actions. Stores
+    nothing; the state is read once, so a reply reader may ask about many candidate texts."""
     game = get(session, game_id)
-    seat = _seated(game, player)
-    state = state_of(game)
+    return ActionReader(game, state_of(game), _seated(game, player))
 
-    def read(text: str) -> str:
-        if game.status != ACTIVE:
-            raise Conflict(f"game {game.id} is over: {_result_text(game)}", "game_over")
-        return read_action(state, seat, text)
 
-    return read
+MAX_LISTED = 50_000
+"""Past this many legal actions (an Elasta turn has 40,320, a Nelaxtam invasion about 10^9)
+none are listed."""
+
+
+def legal_texts(state: State, seat: int) -> Sequence[str]:
+    """The canonical texts of ``seat``'s legal actions, or () when there are more than
+    ``MAX_LISTED`` (or ``seat`` has none)."""
+    actions = state.legal_actions(seat)
+    if len(actions) > MAX_LISTED:
+        return ()
+    return [state.format(action) for action in actions]
 
 
 def read_action(state: State, seat: int, text: str) -> str:

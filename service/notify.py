@@ -62,7 +62,7 @@ DIGESTED = frozenset(
 )
 """Game news a digest reader gets once a day; the rest (reminders, game over, answers to their
 own mail) is worth a mail of its own."""
-ANSWERS = frozenset({"error_reply", "help"})
+ANSWERS = frozenset({"error_reply", "help", "confirm_resign"})
 """Kinds that answer a player's mail: ``Auto-Submitted: auto-replied``, sent whatever the
 preference (so is any mail queued with ``in_reply_to``)."""
 ANSWERING = "pbem.answering"

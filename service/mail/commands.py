@@ -1,8 +1,10 @@
 """What a reply asks for: the typed text (see ``extract.py``) read line by line into commands.
 
 Replies to a game's mail are read by ``reading.py``, which takes its commands from
-``read_command`` (a whole line, strictly) and lets the game decide what is a move; the
-line-by-line reading below (``read_commands``) is what league invitation answers use.
+``read_command`` (a whole line, strictly) or ``read_command_in_prose`` (one clause of a short
+line of prose: "I resign. Good game!"), asks ``resignation_doubt`` whether a resignation is
+meant at all, and lets the game decide what is a move; the line-by-line reading below
+(``read_commands``) is what league invitation answers use.
 
 ``read_commands(text)`` never raises and never consults a game: it only sorts lines. Whether a
 move is legal is the engine's business, and its error quotes what was read. The service runs
@@ -53,6 +55,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from service.mail.phrases import DOUBT_RE, REFUSAL_RE, RESIGN_WORD_RE
+
 __all__ = [
     "MAX_LINES",
     "MAX_LINE_CHARS",
@@ -60,7 +64,9 @@ __all__ = [
     "Kind",
     "command_hint",
     "read_command",
+    "read_command_in_prose",
     "read_commands",
+    "resignation_doubt",
     "take_conditionals",
 ]
 
@@ -87,6 +93,9 @@ class Kind(StrEnum):
     """``argument`` ``on``: do not resolve my sealed turn before the deadline; ``off`` undoes."""
     VACATION = "vacation"
     """``argument`` ``on`` or ``off``."""
+    CONFIRM = "confirm"
+    """Nothing done: ``argument`` names the command (``resign``) the reply speaks of with
+    doubt; the answer asks for it to be sent alone, to confirm it (resigning is deliberate)."""
     GREETING = "greeting"
     """A greeting or thanks: nothing to do, nothing to report."""
     CONDITIONAL = "conditional"
@@ -113,7 +122,7 @@ class Command:
 
 
 _COMMAND_PHRASES: tuple[tuple[Kind, str, str], ...] = (
-    (Kind.RESIGN, "", "resign|i resign"),
+    (Kind.RESIGN, "", "resign|i resign|i resign the game|i resign this game|i hereby resign"),
     (Kind.DRAW, "", "draw|offer draw|offer a draw|i offer a draw|draw offer|draw offered"),
     (
         Kind.DRAW,
@@ -213,6 +222,53 @@ def read_command(line: str) -> Command | None:
     if preview and preview["move"].strip():
         return Command(Kind.PREVIEW, preview["move"].strip(), line.strip())
     return None
+
+
+_CLAUSE_RE = re.compile(r"[^.!?;,]+[.!?;,]*")
+MAX_PROSE_CHARS = 160
+MAX_CLAUSE_WORDS = 8
+
+
+def read_command_in_prose(line: str) -> Command | None:
+    """The command said in one clause of a short line of prose ("I resign. Good game!",
+    "Hi Bob, I offer a draw. Well played so far."), or None.
+
+    The line is split at sentence marks and commas. Exactly one clause must be a command
+    phrase (``read_command``'s), every other one short (at most ``MAX_CLAUSE_WORDS`` words),
+    with no digit and no command word: a greeting, a closing, a remark. Anything else is
+    not guessed from. A resignation said with doubt is never one: see
+    :func:`resignation_doubt`."""
+    if len(line) > MAX_PROSE_CHARS or any(char.isdigit() for char in line):
+        return None
+    clauses = [clause.strip() for clause in _CLAUSE_RE.findall(line) if clause.strip(" .!?;,")]
+    if len(clauses) < 2:
+        return None
+    found = [clause for clause in clauses if _normal(clause) in _PHRASES]
+    if len(found) != 1:
+        return None
+    for clause in clauses:
+        if clause is found[0]:
+            continue
+        words = _WORD_RE.findall(clause.lower())
+        if len(words) > MAX_CLAUSE_WORDS or any(word in _HOW_TO for word in words):
+            return None
+    kind, argument = _PHRASES[_normal(found[0])]
+    return Command(kind, argument, line.strip())
+
+
+def resignation_doubt(line: str) -> str:
+    """Why a line that speaks of resigning is no deliberate resignation: "doubt" when it asks
+    ("resign?", "should I resign?") or hedges ("I might resign", "I resign. Just kidding"),
+    "refused" when it says no ("not resigning", "I won't resign"), else "" (a resignation,
+    or a sentence that merely uses the word, which gets a hint on how to resign)."""
+    if not RESIGN_WORD_RE.search(line):
+        return ""
+    clause = next(c for c in _CLAUSE_RE.findall(line) if RESIGN_WORD_RE.search(c))
+    if REFUSAL_RE.search(clause):
+        return "refused"
+    if DOUBT_RE.search(clause) or DOUBT_RE.search(line.replace("?", "")):
+        return "doubt"
+    return ""
 
 
 def command_hint(line: str) -> str:

@@ -17,13 +17,25 @@ How the typed text is cut out of a body, in order (each rule says why it exists)
    unquoted lines below it are the reply.
 2. **Generic quote detection**, for replies whose marker was lost: ``>``-quoted lines are dropped
    wherever they are (so bottom-posted and interleaved text survives); the reply ends at an
-   unquoted quote header: ``-----Original Message-----`` and its translations, an Outlook
-   ``From:``/``Sent:`` block (also split over lines and translated), an ``On ... wrote:``
-   attribution in many languages (also split over up to three lines) that is not followed by a
-   ``>`` quote, or a line of one of our ASCII boards (a last fence: no person types one).
+   unquoted quote header: ``-----Original Message-----`` and its translations, or in any
+   language a few words framed by dashes (Zimbra's ``----- Ursprüngliche Mail -----``, QQ
+   Mail's ``------ 原始邮件 ------``); an Outlook ``From:``/``Sent:`` block (also split over
+   lines and translated), or in any language three ``Field: value`` lines naming an address
+   and a date (QQ Mail's 发件人/发送时间, Outlook's Hebrew מאת/נשלח); an ``On ... wrote:``
+   attribution that is not followed by a ``>`` quote. Attributions are found by their words
+   in many languages (also split over up to three lines) and, in any language, by their
+   shape: a line ending in a colon holding a date and a time (Thunderbird's "#2 #3" in every
+   locale, Mail.ru), or a date and an address (FairEmail's and Yandex's ``<date> <time>
+   <address>:``, Gmail's right-to-left ones once their directional marks are dropped), or,
+   right above a ``>`` quote, a short line with no move in it ("Ann 写道:"). A line of one
+   of our ASCII boards ends the reply too (a last fence: no person types one).
 3. **Signatures and client boilerplate**: a ``--``/``__`` delimiter line, "Sent from my iPhone"
-   and its kin, a closing ("Thanks,", "Regards,") followed by a short name block, and a short
-   trailing contact block (e-mail, phone, web address).
+   and its kin, a closing ("Thanks,", "Mit freundlichen Grüßen / Kind regards") followed by a
+   short name block and company footer paragraphs, and trailing contact or footer paragraphs
+   (e-mail, phone, web address, postal address, registration and tax numbers, disclaimers).
+
+The text is handed on in one typography for every game (``typography.py``): NFKC, dashes,
+quotes, spaces, no invisible or directional marks.
 
 HTML-only mail is turned into text first; ``<blockquote>`` and the quote containers of Gmail,
 Thunderbird and Yahoo become ``>``-quoted lines, and the reply/forward header containers of
@@ -44,6 +56,7 @@ from email.message import Message
 from html.parser import HTMLParser
 
 from service.mail import phrases
+from service.mail.typography import normalised
 
 REPLY_MARKER = "## Reply ABOVE this line ##"
 """The first line of every notification we send: everything from it on is ours, not the player's."""
@@ -422,14 +435,27 @@ _ATTRIBUTION_TAIL = 120
 _VERB_TAIL = 24  # the longest verb ("napisał(a)", "ha scritto") with its colon and dashes
 # Mutt's default: "* Ann <ann@example.com> [2025-03-01 17:00 +0100]:"
 _MUTT_RE = re.compile(r"^\s*\*\s.*\[\d{4}-\d\d-\d\d[^\]]*\]\s*:\s*$")
-# Gmail in some languages has no verb: "ср, 30 апр. 2025 г. в 15:19, John Doe <doe@example.com>:"
-_ADDRESS_END_RE = re.compile(r"<\S+@\S+>\s*:\s*$")
-# How an attribution begins: "On", its translations, a date, a weekday ("ср, 30 апр."), dashes.
+# Gmail in some languages has no verb: "ср, 30 апр. 2025 г. в 15:19, John Doe <doe@example.com>:",
+# nor have FairEmail ("1 Mar 2025 17:00:04 Ann <ann@example.com>:", or a bare address), Yandex,
+# Mail.ru ("Суббота, 1 марта 2025, 17:00 +03:00 от Ann <ann@example.com>:") or Tuta.
+_ADDRESS_END_RE = re.compile(r"(?:<\S+@\S+>|[^\s<>@]+@[^\s<>@]+\.\w+)\s*:\s*$")
+# How an attribution begins: "On", its translations, a date, a weekday ("ср, 30 апр.",
+# "Суббота, 1 марта"), dashes.
 _ATTRIBUTION_START_RE = re.compile(
     r"^\s*(?:-{2,}\s*)?"
-    r"(?:(?:on|am|le|el|il|em|op|den|på|w dniu|dne|dnia|в|στις)\b|\d|\w{2,3},\s*\d)",
+    r"(?:(?:on|am|le|el|il|em|op|den|på|w dniu|dne|dnia|в|στις)\b|\d|[^\W\d_]+\.?,\s*\d)",
     re.I,
 )
+# The structural rule, for headers in any language: a line ending in a colon that holds a date
+# and a time (Thunderbird's "#2 #3" in every locale: "在 2025/3/1 17:00, Ann 写道:",
+# "2025-03-01 오후 5:00에 Ann 이(가) 쓴 글:", "في 01/03/2025 17:00، كتب Ann:").
+_DATE_RE = re.compile(
+    r"(?<!\d)(?:(?:19|20)\d\d(?!\d)|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}(?!\d))|\d{1,4}\s*年"
+)
+_TIME_RE = re.compile(r"(?<![\d:])\d{1,2}:\d\d(?!\d)")
+_COLON_END_RE = re.compile(r":\s*-*\s*$")
+# What a wrapped header never swallows from the line above it: a move or orders.
+_NOTATION_TOKEN_RE = re.compile(r"(?=\S*\d)[\w@:/-]+|\w{1,2}:[^\W\d_]{2,6}")
 
 _FROM_WORDS = "from|von|de|da|van|fra|från|od|от|lähettäjä|feladó|kimden|expéditeur|afzender"
 _FIELD_WORDS = (
@@ -450,14 +476,22 @@ _SEPARATOR_RE = re.compile(
     r"\s*:?\s*[-_=]*\s*$",
     re.I,
 )
+# The same structurally, in any language: a few words framed by runs of dashes on both sides
+# ("----- Ursprüngliche Mail -----" of Zimbra, QQ Mail's "---------- 原始邮件 ----------",
+# Proton's "------- Original Message -------"). Never digits: "-- d1-d4 --" is a move.
+_FRAMED_RE = re.compile(r"^\s*[-_=]{3,}\s*[^\W\d_][^\d\-_=]{0,40}?[-_=]{3,}\s*$")
+# Any client's header block, in any language: "Field: value" lines, one naming an address
+# (QQ Mail's 发件人/发送时间/收件人/主题, Outlook in Hebrew מאת/נשלח/אל/נושא, IBM Notes' tabs).
+_ANY_FIELD_RE = re.compile(r"^\s*\*?[^\W\d_][^:\d<>@]{1,24}?\*?\s*:\s*\S")
 # Lines of our own ASCII boards (engine.notation.frame): " 12 | B B . | 12" and "+-----+".
 # Anti-Grid draws points and links instead: " 16      B~~~~~~~B~~~ ... B  16".
 _BOARD_RE = re.compile(r"^\s*(?:(\S{1,3}) \|.*\| \1|\+-{3,}\+|(\d{1,2}) {2,}\S.*\S {2,}\2)\s*$")
 
 
 def _clean_lines(text: str) -> list[str]:
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\xa0", " ")
-    text = re.sub("[\u200b\u200c\u200d\u2060\ufeff]", "", text)
+    # One typography for every game (``typography.py``): the quote headers of right-to-left
+    # clients are found through their directional marks, and the reply is handed on as read.
+    text = normalised(text.replace("\r\n", "\n").replace("\r", "\n"))
     # Gmail wraps a long attribution inside its address ("... <ann@example.com\n>:"); the
     # orphan ">:" would otherwise read as a quote line and hide the attribution.
     text = re.sub(r"(<[^<>\s]+@[^<>\s]+)\n(>:)[ \t]*$", r"\1\2", text, flags=re.M)
@@ -469,8 +503,8 @@ def _is_quoted(line: str) -> bool:
 
 
 def _typed_lines(lines: list[str], deadline: float = float("inf")) -> tuple[list[str], list[str]]:
-    attributions = dict(_attributions(lines))
     quote_ahead = _quote_ahead(lines)
+    attributions = dict(_attributions(lines, quote_ahead))
     start = 0
     while True:
         if time.monotonic() > deadline:
@@ -495,7 +529,7 @@ def _first_cut(
             return index, _is_quoted(line)
         if _is_quoted(line) or not line.strip():
             continue
-        if line == _CUT or _SEPARATOR_RE.match(line) or _header_block_at(lines, index):
+        if line == _CUT or _separator(line) or _header_block_at(lines, index):
             return index, False
         if index in attributions and not quote_ahead[attributions[index]]:
             return index, False
@@ -504,7 +538,11 @@ def _first_cut(
     return len(lines), False
 
 
-def _attributions(lines: list[str]) -> Iterator[tuple[int, int]]:
+def _separator(line: str) -> bool:
+    return bool(_SEPARATOR_RE.match(line) or _FRAMED_RE.match(line))
+
+
+def _attributions(lines: list[str], quote_ahead: list[bool]) -> Iterator[tuple[int, int]]:
     """(first line, line after) of each "On <date>, <name> wrote:" line or split lines."""
     for end, line in enumerate(lines):
         if len(line) > 400:
@@ -516,25 +554,74 @@ def _attributions(lines: list[str]) -> Iterator[tuple[int, int]]:
             yield end, end + 1
             continue
         verb = bool(_WROTE_END_RE.search(tail.rstrip()[-_VERB_TAIL:]))
-        if not verb and not (tail.endswith(":") and _ADDRESS_END_RE.search(tail)):
+        if not verb and not _COLON_END_RE.search(tail):
             continue
-        start = end
-        # A long header is wrapped by the client: take up to two lines above it, unless they
-        # close a sentence (then they are the reply, as in "...nibh.\nOn ... wrote:").
-        while (
-            not _ATTRIBUTION_START_RE.match(lines[start].lstrip("> "))
-            and start > end - 2
-            and start > 0
-            and lines[start - 1].strip()
-            and not lines[start - 1].rstrip().endswith((".", "!", "?"))
-        ):
-            start -= 1
+        start = _attribution_start(lines, end)
         joined = " ".join(lines[start : end + 1])
-        # A date or an address tells a header from prose such as "my friend wrote:".
-        if _ATTRIBUTION_START_RE.match(lines[start].lstrip("> ")) or re.search(
-            r"\d|<\S+@\S+>" if verb else r"\d.*@|@.*\d", joined
-        ):
+        if verb:
+            # A date or an address tells a header from prose such as "my friend wrote:".
+            if _ATTRIBUTION_START_RE.match(lines[start].lstrip("> ")) or re.search(
+                r"\d|<\S+@\S+>", joined
+            ):
+                yield start, end + 1
+        elif _dated(line):
+            yield end, end + 1
+        elif _wrapped_dated(lines, start, end) or _addressed(tail, joined):
             yield start, end + 1
+        elif quote_ahead[end + 1] and _bare_attribution(line):
+            yield end, end + 1
+
+
+def _attribution_start(lines: list[str], end: int) -> int:
+    """Where the header ending at ``end`` starts. A long header is wrapped by the client:
+    take up to two lines above it, unless the header is whole already (it starts like one, or
+    holds its date and time) or the line above closes a sentence, ends a header of its own
+    or is a move (then that line is not part of it, as in "...nibh.\nOn ... wrote:" or
+    "d1-d4\nSa., 1. März 2025, 17:00 ...:")."""
+    start = end
+    while (
+        not _ATTRIBUTION_START_RE.match(lines[start].lstrip("> "))
+        and not _dated(lines[start])
+        and start > end - 2
+        and start > 0
+        and lines[start - 1].strip()
+        and not lines[start - 1].rstrip().endswith((".", "!", "?", ":"))
+        and not _only_notation(lines[start - 1])
+    ):
+        start -= 1
+    return start
+
+
+def _wrapped_dated(lines: list[str], start: int, end: int) -> bool:
+    """A header wrapped over lines that starts like one and holds a date and a time."""
+    joined = " ".join(lines[start : end + 1])
+    return start < end and _dated(joined) and bool(_ATTRIBUTION_START_RE.match(lines[start]))
+
+
+def _addressed(tail: str, joined: str) -> bool:
+    """A header ending in the sender's address and a colon, with a date (a digit) in it."""
+    return bool(_ADDRESS_END_RE.search(tail) and re.search(r"\d", joined))
+
+
+def _dated(text: str) -> bool:
+    return bool(_DATE_RE.search(text) and _TIME_RE.search(text))
+
+
+def _only_notation(line: str) -> bool:
+    words = [word.strip("\"'()[]{}.,;!?") for word in line.split()]
+    return bool(words) and all(_NOTATION_TOKEN_RE.fullmatch(word) for word in words if word)
+
+
+def _bare_attribution(line: str) -> bool:
+    """A short line ending in a colon right above a ">" quote, in any language and with no
+    date ("Ann 写道:", "Ann 이(가) 쓴 글:", "كتب Ann:"): its quote follows, so it is the
+    quote's header. A line with a move in it is never one."""
+    text = line.strip().lstrip("> ")
+    return (
+        len(text) <= 80
+        and len(text.split()) <= 8
+        and not any(_NOTATION_TOKEN_RE.fullmatch(word.strip(":")) for word in text.split())
+    )
 
 
 def _quote_ahead(lines: list[str]) -> list[bool]:
@@ -551,14 +638,44 @@ def _quote_ahead(lines: list[str]) -> list[bool]:
 
 def _header_block_at(lines: list[str], index: int) -> bool:
     """An Outlook-style "From: ... / Sent: ... / To: ..." block (a wrapped From: allowed),
-    or one that starts with another field ("Sent:", "Date:", "To:") and names the sender."""
+    or one that starts with another field ("Sent:", "Date:", "To:") and names the sender;
+    or, in any language, a header block (:func:`_any_header_block_at`). A line of notation
+    never starts one (Nelaxtam's "A:nw" is no Italian "A:" field)."""
+    if _only_notation(lines[index]):
+        return False
     if _FROM_RE.match(lines[index]):
         return any(_FIELD_RE.match(line) for line in lines[index + 1 : index + 4])
-    if not _FIELD_VALUE_RE.match(lines[index]):
+    if _FIELD_VALUE_RE.match(lines[index]):
+        block = lines[index + 1 : index + 5]
+        fields = sum(1 for line in block if _FIELD_VALUE_RE.match(line) or _FROM_RE.match(line))
+        if fields >= 2 and any(_FROM_RE.match(line) for line in block):
+            return True
+    return _any_header_block_at(lines, index)
+
+
+def _any_header_block_at(lines: list[str], index: int) -> bool:
+    """Three or more "Field: value" lines in a row (the first two adjacent, then one blank
+    line allowed, as QQ Mail puts before 主题), one naming an address and one a date: the
+    header of a quoted original in whatever language the client speaks. A label of ours
+    ("Mein Zug: d1-d4") never starts one."""
+    if not _ANY_FIELD_RE.match(lines[index]) or phrases.has_label(lines[index]):
         return False
-    block = lines[index + 1 : index + 5]
-    fields = sum(1 for line in block if _FIELD_VALUE_RE.match(line) or _FROM_RE.match(line))
-    return fields >= 2 and any(_FROM_RE.match(line) for line in block)
+    if index + 1 >= len(lines) or not _ANY_FIELD_RE.match(lines[index + 1]):
+        return False  # a header block starts with two fields in a row
+    block: list[str] = []
+    for line in lines[index : index + 7]:
+        if _ANY_FIELD_RE.match(line):
+            block.append(line)
+        elif line.strip() or (block and not block[-1].strip()):
+            break  # the block ends at a line of another kind, or at two blank lines
+        else:
+            block.append(line)
+    fields = [line for line in block if line.strip()]
+    return (
+        len(fields) >= 3
+        and any("@" in line for line in fields)
+        and any(_DATE_RE.search(line) for line in fields)
+    )
 
 
 def _paragraph_start(lines: list[str], index: int) -> int:
@@ -602,12 +719,18 @@ def _wraps_quote(lines: list[str], index: int) -> bool:
         and bool(line)
         and _is_quoted(lines[index - 1])
         and bool(lines[index - 1].strip(" >"))
-        and (len(lines[index - 1].strip(" >")) >= _WRAPPED or not line[0].isalnum())
+        and (len(lines[index - 1].strip(" >")) >= _WRAPPED or not _starts_a_word(line))
         and _is_quoted(lines[index + 1])
     )
 
 
 _WRAPPED = 40
+
+
+def _starts_a_word(line: str) -> bool:
+    """Typed text starts with a letter or digit, maybe inside quotes or brackets."""
+    bare = line.lstrip("\"'([«")
+    return bool(bare) and bare[0].isalnum()
 
 
 # --- plain text: signatures --------------------------------------------------------------------
@@ -640,7 +763,8 @@ _CONTACT_RE = re.compile(
 
 
 def _without_signature(lines: list[str]) -> list[str]:
-    """Cut at a delimiter or client boilerplate, then drop a closing or contact block."""
+    """Cut at a delimiter or client boilerplate, then drop a closing and the name block and
+    company footer under it, then any trailing contact or footer paragraphs."""
     for index, line in enumerate(lines):
         if (
             _DELIMITER_RE.match(line)
@@ -651,16 +775,65 @@ def _without_signature(lines: list[str]) -> list[str]:
             break
     lines = _trimmed(lines)
     for index in range(len(lines) - 1, 0, -1):
-        closing = _CLOSING_RE.match(lines[index]) or phrases.is_sign_off(lines[index])
-        if closing and _short_tail(lines, index + 1, most=4):
+        if _is_closing(lines[index]) and _signature_tail(lines[index + 1 :]):
             return _trimmed(lines[:index])
-    start = _paragraph_start(lines, len(lines) - 1) if lines else 0
-    block = lines[start:]
-    if start > 0 and 2 <= len(block) <= 6 and _short_tail(block, 0, most=6):
+    while lines:
+        start = _paragraph_start(lines, len(lines) - 1)
+        if start == 0 or not _is_footer_block(lines[start:]):
+            break
+        lines = _trimmed(lines[:start])
+    return lines
+
+
+def _is_closing(line: str) -> bool:
+    """A closing ("Regards,"), also one said twice over ("Mit freundlichen Grüßen / Kind
+    regards")."""
+    parts = [line, *re.split(r"\s[/|]\s", line)]
+    return any(_CLOSING_RE.match(part) or phrases.is_sign_off(part) for part in parts)
+
+
+_NAME_BLOCK_LINES = 6
+_FOOTER_LINES = 12
+
+
+def _signature_tail(lines: list[str]) -> bool:
+    """What follows a closing is a signature: short name lines (at most ``_NAME_BLOCK_LINES``
+    of them), and company footer paragraphs (registration, address, phone, disclaimer)."""
+    names = 0
+    for paragraph in _paragraphs(lines):
+        if _is_footer_block(paragraph):
+            continue
+        names += len(paragraph)
+        if names > _NAME_BLOCK_LINES or any(len(line.strip()) > 60 for line in paragraph):
+            return False
+    return True
+
+
+def _paragraphs(lines: list[str]) -> Iterator[list[str]]:
+    paragraph: list[str] = []
+    for line in [*lines, ""]:
+        if line.strip():
+            paragraph.append(line)
+        elif paragraph:
+            yield paragraph
+            paragraph = []
+
+
+def _is_footer_block(block: list[str]) -> bool:
+    """A paragraph of contact lines under a name (e-mail, phone, web address), or a company
+    footer: at least half its lines registration, tax, bank, phone, address or disclaimer
+    lines (``phrases.is_footer``)."""
+    if len(block) > _FOOTER_LINES:
+        return False
+    if 2 <= len(block) <= 6 and _short_tail(block, 0, most=6):
         contacts = sum(1 for line in block[1:] if _CONTACT_RE.search(line))
         if contacts * 2 >= len(block) - 1:
-            return _trimmed(lines[:start])
-    return lines
+            return True
+    footers = sum(1 for line in block if phrases.is_footer(line) or _ADDRESS_OR_URL.search(line))
+    return footers * 2 >= len(block)
+
+
+_ADDRESS_OR_URL = re.compile(r"\S+@\S+\.\w+|https?://|www\.", re.I)
 
 
 def _leading_blanks(lines: list[str]) -> int:

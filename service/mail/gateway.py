@@ -503,7 +503,7 @@ class _Handling:
         # Conditional lines (``if X then Y``) are taken out first: their notation is no move.
         typed, conditional_lines = take_conditionals(self.reply.text)
         judge = games.action_reader(self.session, game.id, player)
-        reading = read_reply(typed, judge, self.reply.signature)
+        reading = read_reply(typed, judge, self.reply.signature, judge.legal)
         self.ignored = reading.ignored
         commands = list(reading.commands)
         if conditional_lines is not None:  # after any move of the same reply: it answers that
@@ -543,7 +543,7 @@ class _Handling:
         # A mail the act itself causes to this player (the mover's copy of the turn, the
         # game-over mail after a resignation) answers this one: it says what was read.
         ending = _ENDING.get(command.kind, "done")
-        predicted = _Done(command, True, ending.format(move=command.argument))
+        predicted = _Done(command, True, ending.format(move=command.argument) + _noted(command))
         report = self._report([*self.done, predicted])
         self.session.info[ANSWERING] = ((player.id, game.id), report, self.reply.message_id)
         try:
@@ -562,9 +562,11 @@ class _Handling:
             if sealed:
                 games.submit(session, gid, player, token.turn, command.argument, CHANNEL, now)
                 text = f"orders {command.argument} received (sealed until the turn resolves)"
+                text += _noted(command)
                 return _Done(command, True, text)
             games.submit(session, gid, player, token.turn, command.argument, CHANNEL, now)
-            return _Done(command, True, f"played {command.argument}", self_notifying=True)
+            played = f"played {command.argument}{_noted(command)}"
+            return _Done(command, True, played, self_notifying=True)
         if kind is Kind.CONDITIONAL:
             moved = any(d.ok and d.command.kind is Kind.MOVE for d in self.done)
             turn = games.lock(session, gid).turn if moved else token.turn
@@ -577,6 +579,10 @@ class _Handling:
             return _Done(
                 command, True, f"nothing stored; after it:{events}\n{after['view']['ascii']}"
             )
+        if kind is Kind.CONFIRM:
+            # Resigning is deliberate: a doubtful one is asked about, never applied.
+            text = f"not done: {command.note}; to resign, reply 'resign' alone on a line"
+            return _Done(command, True, text)
         if kind is Kind.RESIGN:
             games.resign(session, gid, player, now)
             return _Done(command, True, "you resigned; the game is over", self_notifying=True)
@@ -640,6 +646,11 @@ class _Handling:
                 ignored=ignored_line(self.ignored),
             )
             return status, report + ("" if sent else "\n(error reply not sent: rate limit)")
+        unsure = next((d for d in worked if d.command.kind is Kind.CONFIRM), None)
+        if unsure is not None:  # the answer asks whether they resign, and how to
+            context = {"report": report, "said": quoted(unsure.command.line)}
+            _queue(self.session, "confirm_resign", player, game, context, self.reply.message_id)
+            return status, report
         mailed = self.session.scalar(
             select(func.count())
             .select_from(Outbox)
@@ -700,6 +711,11 @@ class _Handling:
                 Order.sealed.is_(True),
             )
         )
+
+
+def _noted(command: Command) -> str:
+    """What a move's reading adds to the answer: " (you took back 'd1-d4')", or ""."""
+    return f" ({command.note})" if command.kind is Kind.MOVE and command.note else ""
 
 
 def _wants_no_copy(player: Player, worked: Sequence[_Done]) -> bool:

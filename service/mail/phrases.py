@@ -4,7 +4,9 @@ The reader (``reading.py``) never needs these to find a move (the game decides w
 they name the lines it ignores ("a greeting", "a sign-off") and let the extractor cut a
 sign-off block that has no ``--`` line. Each table is a language's phrases, lowercase, and
 matched against a whole line (or its start, for labels) after punctuation is trimmed.
-Languages: English, German, French, Spanish, Italian, Dutch, Portuguese, Polish, Russian.
+Languages: English, German, French, Spanish, Italian, Dutch, Portuguese, Polish, Russian;
+greetings and closings also in Chinese, Japanese, Korean, Hebrew and Arabic. Labels in any
+language are found by their shape (a few words and a colon before the move).
 """
 
 from __future__ import annotations
@@ -29,6 +31,11 @@ GREETINGS: Mapping[str, tuple[str, ...]] = {
            "droga"),
     "ru": ("привет", "здравствуйте", "здравствуй", "добрый день", "доброе утро",
            "добрый вечер", "дорогой", "дорогая", "уважаемый"),
+    "zh": ("你好", "您好", "嗨"),
+    "ja": ("こんにちは", "お疲れ様です", "こんばんは"),
+    "ko": ("안녕하세요", "안녕"),
+    "he": ("שלום", "היי"),
+    "ar": ("مرحبا", "السلام عليكم", "أهلا"),
 }  # fmt: skip
 """Openings; a greeting line may add a name ("Hi Bob", "Hallo zusammen")."""
 
@@ -59,6 +66,12 @@ CLOSINGS: Mapping[str, tuple[str, ...]] = {
            "serdecznie pozdrawiam", "z poważaniem", "do zobaczenia", "powodzenia"),
     "ru": ("спасибо", "большое спасибо", "с уважением", "всего доброго", "всего хорошего",
            "пока", "до встречи", "удачи"),
+    "zh": ("谢谢", "多谢", "祝好", "此致", "敬礼", "此致敬礼"),
+    "ja": ("よろしくお願いします", "よろしくお願いいたします", "よろしく", "ありがとう",
+           "ありがとうございます"),
+    "ko": ("감사합니다", "고맙습니다"),
+    "he": ("תודה", "תודה רבה", "בברכה"),
+    "ar": ("شكرا", "مع التحية", "تحياتي"),
 }  # fmt: skip
 """Thanks and sign-offs; one may end with a name on the same line ("Best, Dana")."""
 
@@ -82,7 +95,7 @@ def _phrases(table: Mapping[str, tuple[str, ...]]) -> str:
     return "|".join(re.escape(phrase) for phrase in sorted(every, key=len, reverse=True))
 
 
-_TRIM = " \t.,;:!?¡¿-–—…()"
+_TRIM = " \t.,;:!?¡¿-–—…()。、，！？"
 _NAME = r"(?:[,\s]+[^\W\d_][\w.'-]*){0,3}"
 GREETING_RE = re.compile(rf"(?:{_phrases(GREETINGS)}){_NAME}", re.I)
 CLOSING_RE = re.compile(rf"(?:{_phrases(CLOSINGS)})(?:\s+(?:and|und|et|y|e|en|i|и)\s+\w+)?", re.I)
@@ -118,7 +131,162 @@ def is_sign_off(line: str) -> bool:
     return bool(SIGN_OFF_RE.fullmatch(trimmed(line)))
 
 
+def has_label(line: str) -> bool:
+    """The line starts with a label of the tables ("Mein Zug:", "my move -")."""
+    return bool(_LABEL_START_RE.match(line))
+
+
 def without_label(line: str) -> str:
-    """The line after a leading label ("Mein Zug: d1-d4" gives "d1-d4"); else the line."""
+    """The line after a leading label ("Mein Zug: d1-d4" gives "d1-d4"; in any language, a
+    few words ending in a colon: "我的命令: 1:ne"); else the line."""
     found = _LABEL_START_RE.match(line)
-    return line[found.end() :] if found else line
+    if found:
+        return line[found.end() :]
+    return line[_any_label(line) :]
+
+
+# -- a structural label, for the languages above and all the others --------------------------
+
+# "我的命令: 1:ne", "Befehl:01472653", "הצעד שלי: a1-a3": a few words with no digit before a
+# colon. One or two ASCII letters before a colon are notation (Elemento's "d:keep", Nelaxtam's
+# "a:ne"), never a label.
+_ANY_LABEL_RE = re.compile(r"\s*(?P<label>[^\W\d_][^\d:@<>]{0,38}?)\s*:\s*(?=\S)")
+
+
+def _any_label(line: str) -> int:
+    """Where the text after a label that no table knows starts, or 0."""
+    found = _ANY_LABEL_RE.match(line)
+    if not found:
+        return 0
+    label = found["label"]
+    return found.end() if len(label) >= 3 or not label.isascii() else 0
+
+
+# -- self-corrections -------------------------------------------------------------------------
+
+CORRECTIONS: Mapping[str, tuple[str, ...]] = {
+    "en": ("sorry", "i mean", "i meant", "meant", "typo", "correction", "corrected", "oops",
+           "no wait", "wait", "make that", "or rather", "rather", "scratch that", "actually",
+           "instead", "my bad", "mistake", "no"),
+    "de": ("sorry", "pardon", "ich meine", "ich meinte", "gemeint", "tippfehler", "vertippt",
+           "korrektur", "korrigiert", "hoppla", "nein", "besser", "stattdessen", "ich mein"),
+    "fr": ("pardon", "désolé", "désolée", "je veux dire", "je voulais dire", "faute de frappe",
+           "correction", "plutôt", "oups", "non"),
+    "es": ("perdón", "perdon", "lo siento", "quiero decir", "quise decir", "errata",
+           "corrección", "mejor dicho", "digo", "sino", "no"),
+    "it": ("scusa", "scusate", "scusami", "volevo dire", "intendevo", "errore di battitura",
+           "correzione", "anzi", "no"),
+    "nl": ("sorry", "ik bedoel", "bedoelde", "typfout", "tikfout", "correctie", "oeps",
+           "liever", "nee"),
+    "pt": ("desculpa", "desculpe", "quero dizer", "quis dizer", "erro de digitação",
+           "correção", "aliás", "não"),
+    "pl": ("przepraszam", "sorry", "chodziło mi o", "miałem na myśli", "miałam na myśli",
+           "literówka", "poprawka", "korekta", "nie"),
+    "ru": ("извините", "простите", "то есть", "точнее", "опечатка", "поправка",
+           "я имел в виду", "я имела в виду", "нет"),
+}  # fmt: skip
+"""Words between two moves that take the first back ("d1-d4... sorry, d1-d5")."""
+
+NEGATIONS: Mapping[str, tuple[str, ...]] = {
+    "en": ("not", "never", "ignore", "scratch", "cancel", "forget", "instead of",
+           "rather than"),
+    "de": ("nicht", "kein", "keinen", "ignoriere", "statt", "anstatt", "anstelle von"),
+    "fr": ("pas", "non pas", "au lieu de", "plutôt que", "ignore"),
+    "es": ("no", "en vez de", "en lugar de", "ignora"),
+    "it": ("non", "invece di", "anziché", "ignora"),
+    "nl": ("niet", "geen", "in plaats van", "negeer"),
+    "pt": ("não", "nao", "em vez de", "ao invés de", "ignora"),
+    "pl": ("nie", "zamiast", "zignoruj"),
+    "ru": ("не", "вместо", "игнорируй"),
+}  # fmt: skip
+"""Words right before a move (no punctuation between) that withdraw it ("not d1-d4")."""
+
+ALTERNATIVES = ("or", "oder", "ou", "o", "of", "oppure", "lub", "albo", "или", "либо")
+"""Words between two moves that offer both ("d1-d4 or d1-d5"): no correction then."""
+
+_FILLERS = (
+    r"(?:\s+(?:the|my|a|move|der|den|die|das|mein|meinen|le|la|mon|el|mi|il|la mia|de|o)){0,2}"
+)
+CORRECTION_RE = re.compile(rf"(?<!\w)(?:{_phrases(CORRECTIONS)})(?!\w)")
+NEGATION_RE = re.compile(rf"(?:^|\s)(?:{_phrases(NEGATIONS)}){_FILLERS}$")
+ALTERNATIVE_RE = re.compile(rf"(?<!\w)(?:{'|'.join(ALTERNATIVES)})(?!\w)(?!\s+rather)")
+
+
+# -- resigning, deliberately ------------------------------------------------------------------
+
+RESIGN_WORD_RE = re.compile(r"\bresign\w*", re.I)
+DOUBTS: Mapping[str, tuple[str, ...]] = {
+    "en": ("maybe", "perhaps", "might", "may", "should", "shall", "could", "would", "if",
+           "unless", "whether", "thinking", "think", "consider", "considering", "tempted",
+           "probably", "kidding", "joking", "jk", "not sure", "unsure", "almost", "nearly",
+           "about to", "soon", "later", "tomorrow", "wondering", "wonder"),
+    "de": ("vielleicht", "sollte", "soll", "sollen", "überlege", "wahrscheinlich", "fast",
+           "bald", "wenn", "ob"),
+    "fr": ("peut-être", "devrais", "dois-je", "si", "bientôt", "presque"),
+    "es": ("quizás", "quizá", "tal vez", "debería", "si", "pronto", "casi"),
+    "it": ("forse", "dovrei", "se", "quasi", "presto"),
+    "nl": ("misschien", "zou", "moet ik", "als", "bijna"),
+    "pt": ("talvez", "deveria", "se", "quase"),
+    "pl": ("może", "chyba", "powinienem", "czy"),
+    "ru": ("может", "наверное", "стоит ли", "если", "почти"),
+}  # fmt: skip
+"""Words that make a resignation unsure ("I might resign", "should I resign?")."""
+REFUSALS = ("not", "n't", "never", "no", "won't", "nicht", "kein", "nie", "pas", "jamais",
+            "non", "niet", "não", "не")  # fmt: skip
+"""Words that say no resignation is meant ("not resigning", "I won't resign")."""
+
+DOUBT_RE = re.compile(rf"\?|(?<!\w)(?:{_phrases(DOUBTS)})(?!\w)", re.I)
+REFUSAL_RE = re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, REFUSALS))})(?!\w)|n't\b", re.I)
+
+
+# -- footers: registration numbers, addresses, phones, disclaimers ------------------------------
+
+FOOTER_WORDS: Mapping[str, tuple[str, ...]] = {
+    "en": ("registered in", "registered office", "registered address", "registered number",
+           "registration no", "registration number", "reg. no", "reg no", "company no",
+           "company number", "company reg", "vat", "vat no", "tax id", "abn", "acn", "gst",
+           "incorporated in", "confidential", "intended recipient", "privileged",
+           "disclaimer", "iban", "bic", "swift", "sort code"),
+    "de": ("handelsregister", "registergericht", "amtsgericht", "hrb", "hra",
+           "sitz der gesellschaft", "geschäftsführer", "geschäftsführung", "ust-id",
+           "ust-idnr", "ust.-id", "steuernummer", "steuer-nr", "vorstand", "aufsichtsrat",
+           "vertraulich", "vertrauliche", "vertrauliches", "firmenbuch", "uid"),
+    "fr": ("siret", "siren", "rcs", "tva", "capital social", "confidentiel",
+           "confidentielle", "confidentiels", "destinataire"),
+    "es": ("cif", "nif", "registro mercantil", "confidencial", "confidenciales"),
+    "it": ("p.iva", "p. iva", "partita iva", "codice fiscale", "rea", "riservata",
+           "riservato", "riservate"),
+    "nl": ("kvk", "btw", "vertrouwelijk", "vertrouwelijke"),
+    "pt": ("cnpj", "cpf", "nipc", "confidencial", "confidenciais"),
+    "pl": ("nip", "regon", "krs", "poufne", "poufna"),
+    "ru": ("инн", "огрн", "кпп", "бик", "р/с", "конфиденциально", "конфиденциальная",
+           "конфиденциальную"),
+    "zh": ("统一社会信用代码", "注册号", "营业执照", "保密", "机密"),
+    "ja": ("登録番号", "法人番号", "機密"),
+}  # fmt: skip
+"""Words of company footers (registration lines, tax numbers, bank lines, disclaimers)."""
+
+_PHONE = (
+    r"(?:\b(?:tel|tél|phone|mobile|mob|cell|fax|телефон|тел)\b\.?|电话|手机|電話|携帯"
+    r"|(?:^|\|)\s*[tmf]\b)\s*:?\s*\+?[\d(]"
+)
+_TOWN = r"[A-ZÄÖÜÉ][^\W\d_][\w-]*(?:\s+[A-ZÄÖÜÉ][\w-]*)?"
+_POSTCODE = (
+    rf"(?:^|,)\s*(?:[A-Z]{{1,2}}-)?\d{{4,5}}(?:\s+[A-Z]{{2}})?\s+{_TOWN}\s*(?:,|$)"  # 80331 München
+    r"|\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\b"  # EH6 6QW
+    r"|,\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\b"  # Springfield, IL 62704
+)
+FOOTER_RE = re.compile(
+    rf"(?<!\w)(?:{_phrases(FOOTER_WORDS)})(?!\w)|{_PHONE}|\+\d[\d ()./-]{{6,}}\d", re.I
+)
+POSTCODE_RE = re.compile(_POSTCODE)
+
+
+def is_footer(line: str) -> bool:
+    """A line of a company footer: a registration, tax or bank number, a phone, a postal
+    address (each with its digits), or a disclaimer (a long line). No game's notation has
+    these words, so such a line is never a move, in particular not in the games whose
+    orders are digits."""
+    if not any(char.isdigit() for char in line) and len(line) <= 60:
+        return False
+    return bool(FOOTER_RE.search(line) or POSTCODE_RE.search(line))

@@ -8,26 +8,45 @@ it is none.
 
 How a reply is read:
 
+0. **One typography** (``typography.py``), once, before any game reads a word: full-width
+   forms, every dash-like character, curly quotes, odd spaces and invisible or directional
+   marks become plain text, so every game reads ``a1–a3`` as ``a1-a3``.
 1. **Line kinds**, tried in order by ``LINE_READERS`` (a new kind of line is one more reader):
-   a snip mark (``[...]``, ``[snip]``) is dropped; a line repeating an earlier one is ignored;
-   a command alone on its line (``commands.read_command``) is a command; every other line is
-   a *text line*. Commands are strict: a sentence that merely uses a command word ("nice
-   board!", "Hi, I resign") is prose, ignored, with a hint on how to write the command.
-2. **Candidates.** From the text lines the reader proposes candidate texts: each line; in a
+   a snip mark (``[...]``, ``[snip]``) is dropped; our own example line is ignored; a line
+   repeating an earlier one is ignored; a line of a company footer (a registration or tax
+   number, a phone, a postal address, a disclaimer: ``phrases.is_footer``) is ignored, so a
+   registration number is never Elasta orders; a command alone on its line
+   (``commands.read_command``) or said in one clause of a short line of prose ("I resign.
+   Good game!", ``read_command_in_prose``) is a command; every other line is a *text line*.
+   Resigning stays deliberate: a resignation said with doubt ("should I resign?", "I might
+   resign", "I resign. Just kidding") is a CONFIRM (nothing done; the answer asks for
+   ``resign`` alone), and one said with "not" is no command. A sentence that merely uses a
+   command word ("nice board!") is prose, ignored, with a hint on how to write the command.
+2. **Candidates.** From the text lines the reader proposes candidate texts: each line (after
+   a label: ``my move:``, ``Mein Zug:``, or in any language a few words and a colon); in a
    line, its notation-shaped tokens (``d1-d4``, ``W@d1``, ``1:ne``, ``a0``, ``01234567``)
    joined, each maximal run of them and each one alone; each run of consecutive *notation
    lines* (lines made only of such tokens) joined, for orders written over several lines
    (Anti-Grid chains, Elemento removal choices, Elasta and Nelaxtam orders); and every
    notation-shaped token of the reply joined.
-3. **The game decides.** Each candidate is put to the judge. A legal candidate inside a larger
+3. **What the reply takes back** in plain words is read and never played: notation right
+   after "not" ("not d1-d4, I mean d1-d5"), or followed within a few words by "sorry", "I
+   mean", "typo"... and then other notation the game reads as a move ("d1-d4... sorry,
+   d1-d5", "d1-d4 (typo, I meant d1-d5)"), in the languages of ``phrases.CORRECTIONS``;
+   "or" between two moves takes neither back.
+4. **The game decides.** Each candidate is put to the judge. A legal candidate inside a larger
    legal one (the same tokens and more) is a part of it, not a move of its own. Then:
-   exactly one distinct action, and every notation line is part of it: play it. Several
-   distinct actions: play nothing and ask which. A notation line left out of the one action
-   (a chain whose second step is wrong, a typo under the move): play nothing, say why, as
-   half of what was meant must never be played. No legal candidate but a notation line, or
+   exactly one distinct action, every notation line part of it, and **every line it is read
+   from read whole** (each token of such a line that looks like notation, or has a digit, is
+   part of the move or taken back): play it. A token of such a line that is not
+   ("我的命令→1:ne 2:xn", "d1-d4 at 10:30"): play nothing, naming that token, as half of
+   what was meant must never be played. Several distinct actions: play nothing and ask
+   which. A notation line left out of the one action (a chain whose second step is wrong, a
+   typo under the move): play nothing, say why. No legal candidate but a notation line, or
    (when no command was given) a notation-shaped token in a sentence: the engine's error,
-   quoting it. Everything else is prose: kept in the answer's "Ignored" list, never an
-   error.
+   quoting it, and "did you mean l1-l4?" when exactly one legal action fits what was typed
+   (its squares and numbers in order: ``l1 to l4``, ``0-1-4-7-2-6-5-3``). Everything else
+   is prose: kept in the answer's "Ignored" list, never an error.
 
 The judge is asked at most ``MAX_CANDIDATES`` times and for at most ``READ_SECONDS``; a
 reply that needs more is not guessed from: nothing is played and the player is told why.
@@ -42,7 +61,16 @@ from dataclasses import dataclass, field
 
 from service.errors import ServiceError
 from service.mail import phrases
-from service.mail.commands import MAX_LINE_CHARS, Command, Kind, command_hint, read_command
+from service.mail.commands import (
+    MAX_LINE_CHARS,
+    Command,
+    Kind,
+    command_hint,
+    read_command,
+    read_command_in_prose,
+    resignation_doubt,
+)
+from service.mail.typography import normalised
 
 __all__ = [
     "LINE_READERS",
@@ -60,6 +88,8 @@ READ_SECONDS = 5.0
 
 Judge = Callable[[str], str]
 """Canonical text of the player's action in ``text``; raises ServiceError if it is none."""
+Legal = Callable[[], Sequence[str]]
+"""The canonical texts of the player's legal actions now (empty when too many to list)."""
 
 _STRIP = "\"'“”‘’«»()[]{}.,;!?"
 _SHAPED_RE = re.compile(r"(?=\S*\d)[\w@:/\-–—]{1,24}|\w{1,2}:[^\W\d_]{2,6}")
@@ -129,33 +159,60 @@ def _ours(index: int, text: str, seen: set[str]) -> Line | None:
     return None
 
 
+def _footer(index: int, text: str, seen: set[str]) -> Line | None:
+    """A line of a company footer (a registration or tax number, a phone, an address, a
+    disclaimer): never orders, though it may hold eight digits an Elasta player could send."""
+    if phrases.is_footer(text) and not _all_shaped(text):
+        return Line(index, text, "ignored", why=FOOTER)
+    return None
+
+
 def _command(index: int, text: str, seen: set[str]) -> Line | None:
-    command = read_command(text)
+    """A command alone on its line, or said in a short line of prose ("I resign. Good
+    game!"). A resignation said with doubt is a CONFIRM: nothing is done, the answer asks
+    for it alone; one said with "not" is no command at all (a text line)."""
+    doubt = resignation_doubt(text)
+    if doubt == "doubt" and not any(_shaped(token) for token in _tokens(text)):
+        note = "it sounds unsure, so you have not resigned"
+        return Line(index, text, "command", Command(Kind.CONFIRM, "resign", text, note))
+    if doubt:
+        return None
+    command = read_command(text) or read_command_in_prose(text)
     return Line(index, text, "command", command) if command else None
 
 
-LINE_READERS: list[LineReader] = [_snip, _ours, _repeat, _command]
+LINE_READERS: list[LineReader] = [_snip, _ours, _repeat, _footer, _command]
 """Tried in order on each line; the first answer wins, and a line no reader claims is a text
 line (a move candidate or prose). A new kind of line (say, a conditional order) is one more
 reader: a ``Line`` with a ``command`` runs that command in its place, in the order typed."""
 
 
-def read_reply(text: str, judge: Judge, signature: Sequence[str] = ()) -> Reading:
+def read_reply(
+    text: str, judge: Judge, signature: Sequence[str] = (), legal: Legal | None = None
+) -> Reading:
     """The commands, the move and the ignored lines of a typed reply (module docstring).
 
     ``signature``: the lines the extractor cut as a signature. They are listed as ignored,
     except a line made only of notation ("Good luck!" above a move made it look like a
     sign-off): that one is read with the rest, so no move is lost to a signature cut.
+    ``legal``: the player's legal actions, for "did you mean ...?" when nothing was legal.
     """
+    # One typography for every game, before any game reads a word (``typography.py``).
+    text, signature = normalised(text), [normalised(line) for line in signature]
     kept = [line for line in signature if line.strip() and _all_shaped(line)]
     lines = list(_lines("\n".join([text, *kept])))
     texts = [line for line in lines if line.kind == "text"]
-    found = _Candidates(texts, judge)
-    move, used = found.decide(any_command=any(line.command for line in lines))
+    found = _Candidates(texts, judge, legal)
+    acting = any(line.command and line.command.kind is not Kind.CONFIRM for line in lines)
+    move, used = found.decide(any_command=acting)
+    acting = acting or (move is not None and move.kind is Kind.MOVE)
     commands: list[Command] = []
     ignored: list[Ignored] = []
     for line in lines:
-        if line.command is not None:
+        if line.command is not None and line.command.kind is Kind.CONFIRM and acting:
+            # The reply acts otherwise: the doubt is only noted, no confirmation is asked.
+            ignored.append(Ignored(line.text, UNSURE))
+        elif line.command is not None:
             commands.append(line.command)
         elif move is not None and line.index == used[0]:
             commands.append(move)
@@ -182,6 +239,9 @@ def _lines(text: str) -> Iterator[Line]:
 
 
 PROSE = "not a move or command"
+FOOTER = "a footer (company registration, address, phone or disclaimer)"
+UNSURE = "sounds unsure about resigning: to resign, reply 'resign' alone on a line"
+NOT_RESIGNING = "says you are not resigning: nothing was done"
 _KINDS = {
     "greeting": "a greeting",
     "sign-off": "a closing",
@@ -193,6 +253,10 @@ SHOWN_CHARS = 60
 
 
 def _why_ignored(line: str) -> str:
+    if resignation_doubt(line) == "refused":
+        return NOT_RESIGNING
+    if resignation_doubt(line) == "doubt":
+        return UNSURE
     hint = command_hint(line)
     if hint:
         return f"not a command alone on its line: {hint}"
@@ -241,6 +305,7 @@ class _Candidate:
 class _Candidates:
     lines: Sequence[Line]
     judge: Judge
+    legal: Legal | None = None
     verdicts: dict[str, str | ServiceError] = field(default_factory=dict)
     asked: int = 0
     started: float = field(default_factory=time.monotonic)
@@ -256,18 +321,30 @@ class _Candidates:
                 return self._too_long(candidates)
             if isinstance(verdict, str):
                 legal.append((candidate, verdict))
-        biggest = [(c, action) for c, action in legal if not any(c.span < d.span for d, _ in legal)]
+        # What the reply itself takes back in plain words ("not d1-d4", "d1-d4... sorry,
+        # d1-d5") is read, and never played.
+        withdrawn = self._withdrawn()
+        kept = [(c, action) for c, action in legal if not c.span <= withdrawn]
+        biggest = [(c, action) for c, action in kept if not any(c.span < d.span for d, _ in kept)]
         actions = list(dict.fromkeys(action for _, action in biggest))
         if len(actions) > 1:
             return self._several(biggest)
         if actions:
-            covered = {token for c, _ in biggest for token in c.span}
+            covered = {token for c, _ in biggest for token in c.span} | withdrawn
             left_out = [line for line in notation if not self._covered(line, covered)]
             if left_out:
                 return self._left_out(left_out, biggest, actions[0])
             sources = tuple(sorted({i for c, _ in biggest for i in c.lines}))
+            stray = self._stray(sources, covered)
+            if stray is not None:
+                return self._unread(stray, sources, actions[0])
+            sources = tuple(sorted(set(sources) | {i for i, _ in withdrawn}))
             text = "\n".join(self._text(i) for i in sources)
-            return Command(Kind.MOVE, actions[0], text, _read_as(text, actions[0])), sources
+            # A MOVE's note is what the answer adds to "played ...".
+            note = f"you took back {', '.join(self._groups(withdrawn))}" if withdrawn else ""
+            return Command(Kind.MOVE, actions[0], text, note), sources
+        if legal:
+            return self._all_withdrawn(legal, withdrawn)
         return self._none_legal(notation, any_command=any_command)
 
     # -- candidates -----------------------------------------------------------------------
@@ -333,6 +410,120 @@ class _Candidates:
                 self.verdicts[text] = error
         return self.verdicts[text]
 
+    # -- self-corrections and whole lines ---------------------------------------------------
+
+    def _words(self) -> list[tuple[tuple[int, int], str, str]]:
+        """Every token of the text lines in order: (line, token index), as typed, stripped."""
+        return [
+            ((line.index, i), raw, raw.strip(_STRIP).lower())
+            for line in self.lines
+            for i, raw in enumerate(line.body.split())
+        ]
+
+    def _withdrawn(self) -> frozenset[tuple[int, int]]:
+        """The notation the reply takes back in plain words (``phrases.CORRECTIONS`` and
+        ``NEGATIONS``): a group of notation tokens right after "not" (no punctuation between),
+        or one followed, within a few words, by "sorry", "I mean", "typo"... and then another
+        group that the game reads as a move (legal or not). "or" between two groups offers
+        both, and takes back neither."""
+        words = self._words()
+        groups: list[list[int]] = []
+        for number, (_, _, token) in enumerate(words):
+            if _shaped(token):
+                if groups and groups[-1][-1] == number - 1:
+                    groups[-1].append(number)
+                else:
+                    groups.append([number])
+        taken: set[tuple[int, int]] = set()
+        for place, group in enumerate(groups):
+            before = words[max(0, group[0] - 3) : group[0]]
+            said = " ".join(token for _, _, token in before)
+            bare = not before or not before[-1][1].endswith(tuple(",.;:!?)…"))
+            if bare and phrases.NEGATION_RE.search(said):
+                taken.update(words[n][0] for n in group)
+            if place + 1 < len(groups):
+                after = groups[place + 1]
+                between = " ".join(token for _, _, token in words[group[-1] + 1 : after[0]])
+                if self._corrects(between, [words[n][2] for n in after]):
+                    taken.update(words[n][0] for n in group)
+        return frozenset(taken)
+
+    def _groups(self, tokens: frozenset[tuple[int, int]]) -> list[str]:
+        """The runs of ``tokens`` in the order typed, each quoted: "'d1-d4', 'a1-a3'"."""
+        runs: list[list[str]] = []
+        last = -2
+        for number, (place, _, token) in enumerate(self._words()):
+            if place in tokens:
+                if number == last + 1:
+                    runs[-1].append(token)
+                else:
+                    runs.append([token])
+                last = number
+        return [f"'{' '.join(run)}'" for run in runs]
+
+    def _corrects(self, between: str, replacement: Sequence[str]) -> bool:
+        if len(between.split()) > _CORRECTION_WORDS or phrases.ALTERNATIVE_RE.search(between):
+            return False
+        if not phrases.CORRECTION_RE.search(between):
+            return False
+        verdict = self._verdict(" ".join(replacement))
+        return isinstance(verdict, str) or _read_as_move(verdict)
+
+    def _stray(
+        self, sources: Sequence[int], covered: set[tuple[int, int]]
+    ) -> tuple[Line, str] | None:
+        """A line the move is read from is read whole: its first token that looks like
+        notation (a digit, or notation's shape) and is no part of the move, if any."""
+        for line in self.lines:
+            if line.index not in sources:
+                continue
+            for i, token in enumerate(_tokens(line.body)):
+                orders_like = _shaped(token) or any(char.isdigit() for char in token)
+                if orders_like and (line.index, i) not in covered:
+                    return line, token
+        return None
+
+    def _unread(
+        self, stray: tuple[Line, str], sources: Sequence[int], action: str
+    ) -> tuple[Command, tuple[int, ...]]:
+        line, token = stray
+        verdict = self.verdicts.get(token)
+        why = f" ({verdict.message})" if isinstance(verdict, ServiceError) else ""
+        note = (
+            f"we could read {action} in {quoted(line.text)}, but not {token!r}{why}; a line "
+            f"of orders is read whole, so nothing was played: send the whole move again"
+        )
+        shown = "\n".join(self._text(i) for i in sources)
+        return Command(Kind.ERROR, "", shown, note), tuple(sources)
+
+    def _all_withdrawn(
+        self, legal: Sequence[tuple[_Candidate, str]], withdrawn: frozenset[tuple[int, int]]
+    ) -> tuple[Command, tuple[int, ...]]:
+        """Every legal move was taken back: say so, and why the one meant instead (if any)
+        is not a move."""
+        sources = tuple(sorted({i for c, _ in legal for i in c.lines}))
+        note = f"your reply takes back {', '.join(self._groups(withdrawn))}"
+        words = [(place, token) for place, _, token in self._words() if _shaped(token)]
+        meant = " ".join(token for place, token in words if place not in withdrawn)
+        verdict = self.verdicts.get(meant) if meant else None
+        if isinstance(verdict, ServiceError):
+            note += f", and {verdict.message}, so nothing was played"
+        else:
+            note += " and gives no other move, so nothing was played"
+        note += ": reply again with only the move you mean"
+        return Command(Kind.ERROR, "", "\n".join(self._text(i) for i in sources), note), sources
+
+    def _suggestion(self, texts: Sequence[str]) -> str:
+        """What an error adds when exactly one legal action fits what was typed (its squares
+        and numbers in order, its letters among the words): "; did you mean l1-l4?"."""
+        if self.legal is None:
+            return ""
+        legal = self.legal()
+        fits: set[str] = set()
+        for text in texts:
+            fits |= set(fitting(text, legal))
+        return f"; did you mean {fits.pop()}?" if len(fits) == 1 else ""
+
     # -- answers --------------------------------------------------------------------------
 
     def _several(
@@ -375,7 +566,7 @@ class _Candidates:
             shaped = [(line, [t for t in _tokens(line.body) if _shaped(t)]) for line in self.lines]
             found = next(((line, tokens) for line, tokens in shaped if tokens), None)
             if found is None:
-                return None, ()
+                return self._only_suggestion()
             sources, shown = (found[0].index,), found[0].text
             # The reading the game understood best: one it read as a move, if any.
             readings = [" ".join(found[1]), found[0].body]
@@ -383,7 +574,17 @@ class _Candidates:
         verdict = self.verdicts.get(text)
         why = verdict.message if isinstance(verdict, ServiceError) else "it is not a move here"
         note = why if len(sources) == 1 else f"{why} ({len(sources)} lines read as one move)"
+        note += self._suggestion([text, shown])
         return Command(Kind.ERROR, "", shown, note), sources
+
+    def _only_suggestion(self) -> tuple[Command | None, tuple[int, ...]]:
+        """No notation at all, but a line one legal action fits ("l1 > l4"): say which."""
+        for line in self.lines:
+            suggestion = self._suggestion([line.body])
+            if suggestion:
+                note = f"{quoted(line.text)} is not written in the game's notation{suggestion}"
+                return Command(Kind.ERROR, "", line.text, note), (line.index,)
+        return None, ()
 
     def _too_long(self, candidates: Sequence[_Candidate]) -> tuple[Command, tuple[int, ...]]:
         sources = tuple(sorted({i for c in candidates for i in c.lines}))
@@ -412,6 +613,34 @@ def _runs(shaped: Sequence[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
         yield run
 
 
-def _read_as(text: str, action: str) -> str:
-    """The note of a MOVE: how its text was read when that is not plain."""
-    return "" if " ".join(text.split()) == action else f"read as {action}"
+_CORRECTION_WORDS = 6
+"""At most this many words between a move taken back and the one meant."""
+_CAPTURE_SIGN_RE = re.compile(r"(?<=\d)x(?=[a-z])")
+_ATOM_RE = re.compile(r"[a-z]\d+|\d+|[^\W\d_]+")
+MAX_FITTED = 50_000
+"""Past this many legal actions (an Elasta or Nelaxtam turn can have more), none is fitted."""
+
+
+def _atoms(text: str) -> tuple[str, set[str]]:
+    """What a text says, whatever its separators: its squares and numbers in order (as one
+    string), and its letter words."""
+    atoms = _ATOM_RE.findall(_CAPTURE_SIGN_RE.sub("-", text.lower()))
+    numbers = "".join(atom for atom in atoms if any(char.isdigit() for char in atom))
+    return numbers, {atom for atom in atoms if atom.isalpha()}
+
+
+def fitting(text: str, legal: Sequence[str]) -> list[str]:
+    """The legal actions ``text`` can only mean: the same squares and numbers in the same
+    order ("l1 to l4", "l1>l4" fit l1-l4; "0-1-4-7-2-6-5-3" fits 01472653), and every letter
+    word of the action among the text's words or their first letters ("W on d1" fits W@d1,
+    not F@d1)."""
+    numbers, words = _atoms(text)
+    if not numbers or len(legal) > MAX_FITTED:
+        return []
+    words |= {word[0] for word in words}
+    found = []
+    for action in legal:
+        their_numbers, their_words = _atoms(action)
+        if their_numbers == numbers and their_words <= words:
+            found.append(action)
+    return found

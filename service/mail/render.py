@@ -54,6 +54,8 @@ game_over          GAME, ``record`` (compact game record text), ``dice_seed`` (h
 error_reply        ``received`` (what was read), ``error`` (the engine's message), and GAME
                    whose values may all be None when the mail belonged to no game
 help               GAME, whose values may all be None outside a game
+confirm_resign     GAME, ``said`` (what the player wrote, quoted): a reply that spoke of
+                   resigning with doubt; nothing was done, and it asks for ``resign`` alone
 digest             ``date`` (aware datetime), ``games``: a list of GAME mappings each with
                    ``deadline``, ``events`` and ``reply_to`` (the reader's reply address of
                    that game) too
@@ -111,6 +113,7 @@ KINDS: Mapping[str, tuple[str, ...]] = {
     "game_over": (*GAME, "record", "dice_seed", "commitment", "receipts"),
     "error_reply": (*GAME, "received", "error"),
     "help": GAME,
+    "confirm_resign": (*GAME, "said"),
     "digest": ("date", "games"),
     "vacation": (*GAME, "away", "until", "deadline"),
     "league_invitation": (*GAME, "league", "inviter"),

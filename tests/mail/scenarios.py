@@ -197,6 +197,7 @@ def context(kind: str, name: str) -> dict[str, Any]:
             "error": "illegal move 'b2-b4': no piece of yours stands on b2 (C-2)",
         },
         "help": opening,
+        "confirm_resign": {**opening, "said": "'Should I resign? <b>Hmm</b>'"},
         "digest": {
             "date": DEADLINE,
             "games": [

@@ -8,7 +8,15 @@ import pytest
 
 from engine.errors import EngineError
 from engine.registry import game_class
-from service.mail.commands import MAX_LINE_CHARS, MAX_LINES, Command, Kind, read_commands
+from service.mail.commands import (
+    MAX_LINE_CHARS,
+    MAX_LINES,
+    Command,
+    Kind,
+    read_command_in_prose,
+    read_commands,
+    resignation_doubt,
+)
 
 
 def kinds(text: str) -> list[tuple[Kind, str]]:
@@ -258,3 +266,47 @@ def test_commands_are_frozen_values() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         command.kind = Kind.DRAW  # type: ignore[misc]
     assert {command, Command(Kind.RESIGN, "", "resign")} == {command}
+
+
+# --- commands in short prose (issue 20, finding 6) -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("I resign. Good game!", Kind.RESIGN),
+        ("Hi Bob, I resign.", Kind.RESIGN),
+        ("I resign the game. Thanks for playing!", Kind.RESIGN),
+        ("Draw? Well played so far.", Kind.DRAW),
+        ("Thanks! Status, please", Kind.BOARD),
+        ("I resign. Draw?", None),  # two commands: not guessed
+        ("I resign. Played 3 games today", None),  # a digit: maybe a move, not prose
+        ("Resign", None),  # one clause: the strict reader's
+        ("I resign. It is a long story and I do not want to tell it now", None),
+    ],
+)
+def test_a_command_is_read_from_one_clause_of_short_prose(line: str, kind: Kind | None) -> None:
+    command = read_command_in_prose(line)
+    assert (command.kind if command else None) is kind
+    if command:
+        assert command.line == line
+
+
+@pytest.mark.parametrize(
+    ("line", "doubt"),
+    [
+        ("resign", ""),
+        ("I resign. Good game!", ""),
+        ("resign?", "doubt"),
+        ("Should I resign?", "doubt"),
+        ("I might resign", "doubt"),
+        ("Maybe I resign", "doubt"),
+        ("I resign. Just kidding", "doubt"),
+        ("not resigning", "refused"),
+        ("I won't resign, d1-d4", "refused"),
+        ("Hi, I resign myself to a long game.", ""),  # the word, no doubt: a hint only
+        ("Nice board!", ""),
+    ],
+)
+def test_a_resignation_is_deliberate_or_a_doubt_or_refused(line: str, doubt: str) -> None:
+    assert resignation_doubt(line) == doubt

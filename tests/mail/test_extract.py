@@ -14,6 +14,9 @@ from click.testing import CliRunner
 from engine.notation import frame
 from service.cli import main
 from service.mail.extract import REPLY_MARKER, Reply, extract_reply, extract_text
+from service.mail.typography import normalised
+from tests.mail.mail_clients import CLIENTS
+from tests.mail.reply_corpus import moment_mail, moments
 
 FILES = "abcdefghijklmn"
 BOARD = frame(
@@ -261,7 +264,9 @@ def test_html_body_entry_point() -> None:
     ],
 )
 def test_non_utf8_charsets(charset: str, typed: str) -> None:
-    assert extract_reply(plain_mail(typed, charset=charset)).text == typed
+    """Decoded right, then in the one typography every game reads (curly quotes and the
+    dash straightened, ``typography.py``)."""
+    assert extract_reply(plain_mail(typed, charset=charset)).text == normalised(typed)
 
 
 def test_mislabelled_charset_falls_back_to_windows_1252() -> None:
@@ -419,3 +424,96 @@ def test_cli_reads_a_bare_body_and_says_when_nothing_was_typed() -> None:
     assert CliRunner().invoke(main, ["mail", "extract", "-"], input=b"b2-b4\n").output == "b2-b4\n"
     result = CliRunner().invoke(main, ["mail", "extract", "-"], input=quoted(NOTIFICATION))
     assert result.exit_code == 1
+
+
+# --- quote headers as real clients write them (issue 20, finding 3) --------------------------
+
+HEADER_CLIENTS = sorted(name for name in CLIENTS if not name.endswith("marker lost"))
+
+
+@pytest.mark.parametrize("client", HEADER_CLIENTS)
+def test_every_clients_quote_header_ends_the_reply_when_our_marker_is_lost(client: str) -> None:
+    """Thirty-odd clients' reply headers in their own words and shapes (Thunderbird's in
+    Chinese, Korean, Arabic; Gmail's right-to-left ones with directional marks; FairEmail's
+    and Yandex's ``<date> <time> <address>:``; Mail.ru's; QQ Mail's 原始邮件 block; Zimbra's
+    framed separator; IBM Notes' field block), quoting only part of our mail (no marker line):
+    the reply is what was typed, no header line and no line of our mail with it."""
+    moment = moments()["elasta Black reminder"]
+    typed = moment.position.action
+    text = extract_reply(CLIENTS[f"{client}, marker lost"](moment_mail(moment), typed)).text
+    greeting = "Здравствуйте, pbem.\n\n" if client.startswith("The Bat!") else ""
+    assert text == greeting + typed  # (at 925e682, 16 of these 38 kept header lines)
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "1 Mar 2025 17:00:04 pbem <play@pbem.example>:",  # FairEmail
+        "2025-03-01T16:00:04Z play@pbem.example:",  # FairEmail, time zone hidden
+        '01.03.2025, 19:00, "pbem" <play@pbem.example>:',  # Yandex
+        "Суббота, 1 марта 2025, 19:00 +03:00 от pbem <play@pbem.example>:",  # Mail.ru
+        "2025年3月1日(土) 17:00 pbem <play@pbem.example>:",  # Gmail ja
+        "1. März 2025, 17:00 von play@pbem.example:",  # Tuta
+        "在 2025/3/1 17:00, pbem 写道:",  # Thunderbird zh-CN
+        "2025-03-01 오후 5:00에 pbem 이(가) 쓴 글:",  # Thunderbird ko
+        "في 01/03/2025 17:00، كتب pbem:",  # Thunderbird ar
+        "\u202bבתאריך שבת, 1 במרץ 2025 ב-17:00 מאת \u202apbem\u202c\u200f "
+        "<\u202aplay@pbem.example\u202c\u200f>:\u202c",  # Gmail he
+        "pbem 写道:",  # Thunderbird zh-CN, "author wrote" only
+    ],
+)
+def test_a_quote_header_is_found_by_its_shape_in_any_language(header: str) -> None:
+    """Structure, not a list of languages: a line ending in a colon with a date and a time,
+    or a date and an address, or (right above a quote) a short line with no move in it."""
+    body = f"d1-d4\n\n{header}\n> Your turn, Bob: Epaminondas #17\n> For example: a1-a3\n"
+    assert extract_text(body) == "d1-d4"
+    unquoted = f"d1-d4\n\n{header}\nYour turn, Bob: Epaminondas #17\na1-a3 is fine too\n"
+    if "写道" in header and "2025" not in header:
+        return  # no date, no quote mark: nothing tells it from a line of the reply
+    assert extract_text(unquoted) == "d1-d4"
+
+
+def test_a_move_right_above_a_header_is_never_taken_into_it() -> None:
+    """Mail.ru's header has no "On": the header is whole by its date and time, so the line
+    above it (the move) is not read as the header's first half."""
+    body = "DA@a2\nСуббота, 1 марта 2025, 19:00 +03:00 от pbem <play@pbem.example>:\n> Your turn\n"
+    assert extract_text(body) == "DA@a2"
+
+
+@pytest.mark.parametrize(
+    "separator",
+    ["----- Ursprüngliche Mail -----", "------------------ 原始邮件 ------------------"],
+)
+def test_a_framed_separator_ends_the_reply_in_any_language(separator: str) -> None:
+    body = f"02471563\n\n{separator}\nVon: pbem\n\n01234567 is an example\n"
+    assert extract_text(body) == "02471563"
+
+
+def test_a_header_block_in_any_language_ends_the_reply() -> None:
+    """Outlook in Hebrew: "Field: value" lines, one with an address, one with a date."""
+    body = (
+        "A:a10 B:d7 C:l5 D:j5 E:j1\nתודה\n\n"
+        "מאת: pbem <play@pbem.example>\nנשלח: שבת 01 מרץ 2025 17:00\nאל: Bob\nנושא: Your turn\n\n"
+        "A:a1 B:b2 C:c3 D:d4 E:e5\n"
+    )
+    assert extract_text(body) == "A:a10 B:d7 C:l5 D:j5 E:j1"  # "thanks" is a closing
+
+
+def test_orders_with_letter_labels_are_no_header_block_nel_17() -> None:
+    """Nelaxtam's X troops are letters ("a:ne"): three such lines are orders, not fields."""
+    assert extract_text("a:ne\nb:xn\nc:hold\n") == "a:ne\nb:xn\nc:hold"
+
+
+# --- company footers (issue 20, finding 4) ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "client", ["Outlook de, company footer", "Outlook en, UK company footer", "HCL Notes"]
+)
+def test_a_company_signature_and_footer_are_cut_below_the_orders_ela_13(client: str) -> None:
+    """The closing, the name, the address, phone, registration and tax numbers and the
+    disclaimer are a signature, not the reply (its registration number is valid orders)."""
+    moment = moments()["elasta White turn_resolved"]
+    reply = extract_reply(CLIENTS[client](moment_mail(moment), "02471563"))
+    assert reply.text == "02471563"
+    assert any("HRB" in line or "company number" in line for line in reply.signature)

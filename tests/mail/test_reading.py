@@ -11,9 +11,13 @@ import engine
 from engine import State
 from service.games import read_action
 from service.mail import phrases, reading
+from service.mail import reading as reading_module
 from service.mail.commands import Kind
-from service.mail.extract import extract_text
-from service.mail.reading import Judge, read_reply
+from service.mail.extract import extract_reply, extract_text
+from service.mail.reading import Ignored, Judge, Reading, read_reply
+from tests.mail.mail_clients import CLIENTS
+from tests.mail.reply_corpus import judge as judge_of
+from tests.mail.reply_corpus import legal, moment_mail, moments
 
 
 def opening(name: str, options: dict[str, str] | None = None) -> State:
@@ -191,3 +195,220 @@ def test_a_body_past_the_read_limit_is_said_not_silently_cut(
     raw = "From: ann@example.org\r\nSubject: Re\r\n\r\nd1-d4\r\n"
     reply = extract.extract_reply(raw)
     assert reply.text == "" and reply.problem.startswith("the mail is too long to read within")
+
+
+# --- round two (issue 20): from what real clients send ---------------------------------------
+
+
+def read_from(label: str, client: str, typed: str) -> Reading:
+    """``client``'s reply around the mail the service sent at ``label``, read for its player
+    (with the legal actions, for "did you mean")."""
+    moment = moments()[label]
+    reply = extract_reply(CLIENTS[client](moment_mail(moment), typed))
+    return read_reply(
+        reply.text, judge_of(moment.position), reply.signature, legal(moment.position)
+    )
+
+
+def acted(reading: Reading) -> list[tuple[str, str]]:
+    return [(c.kind.value, c.argument) for c in reading.commands]
+
+
+# Finding 1: a line taken as orders is taken whole.
+
+
+@pytest.mark.parametrize(
+    ("client", "label"),
+    [("Gmail ja", "指し手"), ("QQ Mail, GB18030", "我的命令"), ("Becky!, ISO-2022-JP", "命令")],
+)
+def test_orders_glued_to_a_full_width_colon_are_read_whole_nel_17(client: str, label: str) -> None:
+    """The wrong move of finding 1: "命令：1:se 2:ne 3:xw 5:nw" was stored as "2:ne 3:xw 5:nw"
+    (the first order lost, glued to the colon). Every order is read."""
+    moment = moments()["nelaxtam O turn_resolved"]
+    orders = moment.position.action
+    assert acted(read_from(moment.label, client, f"{label}：{orders}")) == [("move", orders)]
+
+
+def test_a_token_glued_to_an_unknown_mark_refuses_the_line_naming_it_nel_17() -> None:
+    """The label "Mes ordres" glued to the first order by an arrow: the line is refused,
+    naming the token, and no order of it is played (before, the rest was stored)."""
+    moment = moments()["nelaxtam O turn_resolved"]
+    first, rest = moment.position.action.split(" ", 1)
+    reading = read_from(moment.label, "Zimbra", f"Mes ordres→{first} {rest}")
+    [command] = reading.commands
+    assert command.kind is Kind.ERROR and f"but not '→{first}'" in command.note
+    assert "nothing was played" in command.note
+
+
+def test_a_line_with_a_move_and_another_number_is_refused_naming_the_number() -> None:
+    [command] = read_reply("I play d1-d4 at 10:30", EPAMINONDAS).commands
+    assert command.kind is Kind.ERROR and "we could read d1-d4" in command.note
+    assert "but not '10:30'" in command.note
+
+
+def test_prose_words_around_a_move_in_its_line_are_read_as_prose() -> None:
+    assert kinds("Hi, I play d1-d4 now, your move!") == [("move", "d1-d4")]
+
+
+# Finding 4: footers are never orders.
+
+
+def test_a_registration_number_in_a_footer_is_not_a_second_set_of_orders_ela_13() -> None:
+    """HRB 01472653 is valid Elasta orders; under the typed orders it was read as a second
+    set and the reply refused. A footer line is never orders, here without any signature
+    cut (no closing, no delimiter)."""
+    elasta = opening("elasta")
+    text = "02471563\nACME GmbH, Amtsgericht München HRB 01472653\nTel. +49 89 4711-0"
+    read = read_reply(text, judge(elasta))
+    assert [(c.kind, c.argument) for c in read.commands] == [(Kind.MOVE, "02471563")]
+    assert [i.why for i in read.ignored] == [reading.FOOTER, reading.FOOTER]
+
+
+@pytest.mark.parametrize(
+    "client", ["Outlook de, company footer", "Outlook en, UK company footer", "HCL Notes"]
+)
+def test_corporate_footers_from_real_clients_are_never_orders_ela_13(client: str) -> None:
+    label = "elasta White turn_resolved"
+    assert acted(read_from(label, client, "02471563")) == [("move", "02471563")]
+
+
+# Finding 5: self-corrections.
+
+
+@pytest.mark.parametrize(
+    ("client", "typed"),
+    [
+        ("Zimbra", "not {other}, I mean {move}"),
+        ("FairEmail", "{other}… sorry, {move}"),
+        ("HCL Notes", "{other} (typo, I meant {move})"),
+        ("Yandex Mail", "{other}\nsorry, I meant {move}"),
+        ("Roundcube de", "{move}, nicht {other}"),
+        ("Mail.ru app", "{other}... извините, {move}"),
+    ],
+)
+@pytest.mark.parametrize(
+    "label",
+    ["epaminondas White reminder", "elasta Black reminder", "nelaxtam O turn_resolved"],
+)
+def test_a_move_the_reply_takes_back_is_not_played_the_other_is(
+    label: str, client: str, typed: str
+) -> None:
+    position = moments()[label].position
+    text = typed.format(move=position.action, other=position.other)
+    reading = read_from(label, client, text)
+    [command] = reading.commands
+    assert (command.kind, command.argument) == (Kind.MOVE, position.action)
+    assert command.note == f"you took back '{position.other}'"
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["{move}\nor {other}?", "{move} or maybe {other}", "{move}\n{other}", "{other} {move}"],
+)
+def test_two_moves_without_a_correction_are_refused_naming_both(typed: str) -> None:
+    position = moments()["epaminondas White reminder"].position
+    text = typed.format(move=position.action, other=position.other)
+    [command] = read_from(position.label, "Spark", text).commands
+    assert command.kind is Kind.ERROR and "nothing was played" in command.note
+    assert position.other in command.note
+
+
+def test_taking_back_the_only_move_plays_nothing() -> None:
+    [command] = read_reply("not d1-d4", EPAMINONDAS).commands
+    assert command.kind is Kind.ERROR and "takes back 'd1-d4'" in command.note
+
+
+def test_a_correction_to_an_illegal_move_gives_the_engines_reason_epa_5() -> None:
+    [command] = read_reply("d1-d4 (typo, I meant d1-d5)", EPAMINONDAS).commands
+    assert command.kind is Kind.ERROR and "(EPA-5)" in command.note
+
+
+def test_sorry_between_a_move_and_prose_takes_nothing_back() -> None:
+    assert kinds("Sorry for the wait.\nd1-d4\nSorry, busy week.") == [("move", "d1-d4")]
+
+
+# Finding 6: commands in short prose; resigning stays deliberate.
+
+
+@pytest.mark.parametrize(
+    ("client", "typed", "kind"),
+    [
+        ("K-9 Mail", "I resign. Good game!", "resign"),
+        ("Claws Mail", "Hi Ann, I resign. Well played!", "resign"),
+        ("Gmail for Android", "I offer a draw. Good game so far!", "draw"),
+        ("Outlook for Android", "Thanks, board please.", None),
+    ],
+)
+def test_a_command_in_a_short_sentence_is_recognised(
+    client: str, typed: str, kind: str | None
+) -> None:
+    reading = read_from("epaminondas White reminder", client, typed)
+    assert acted(reading) == ([(kind, "")] if kind else [])
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "Should I resign? I really don't see a way out.",
+        "I might resign soon.",
+        "resign?",
+        "I resign. Just kidding!",
+        "Maybe I should just resign",
+    ],
+)
+def test_a_resignation_with_doubt_is_not_done_but_asked_about(typed: str) -> None:
+    [command] = read_from("anti-grid Red draw_news", "Samsung Email", typed).commands
+    assert (command.kind, command.argument) == (Kind.CONFIRM, "resign")
+    assert "sounds unsure" in command.note
+
+
+def test_not_resigning_is_no_command_and_the_move_is_played() -> None:
+    label = "elemento 3p Player 1 your_turn"
+    move = moments()[label].position.action
+    reading = read_from(label, "iPhone Mail", f"Not resigning yet!\n{move}")
+    assert acted(reading) == [("move", move)]
+    assert reading.ignored[0] == Ignored("Not resigning yet!", reading_module.NOT_RESIGNING)
+
+
+def test_a_doubt_beside_a_move_is_noted_not_asked_about() -> None:
+    read = read_reply("d1-d4\nI might resign soon though.", EPAMINONDAS)
+    assert [(c.kind, c.argument) for c in read.commands] == [(Kind.MOVE, "d1-d4")]
+    assert read.ignored == (Ignored("I might resign soon though.", reading_module.UNSURE),)
+
+
+# Finding 7: did you mean.
+
+
+@pytest.mark.parametrize(
+    ("label", "client", "written"),
+    [
+        ("epaminondas Black opponent_moved", "Outlook for iOS", "{a} to {b}"),
+        ("anti-grid Blue opponent_moved", "FairEmail", "from {a} to {b}"),
+        ("epaminondas White reminder", "Gmail for Android", "{a} > {b}"),
+        ("anti-grid Red draw_news", "K-9 Mail", "{a}/{b}"),
+    ],
+)
+def test_a_readable_move_in_another_form_gets_did_you_mean_epa_12_ant_17(
+    label: str, client: str, written: str
+) -> None:
+    move = moments()[label].position.action
+    a, b = move.split("-")
+    [command] = read_from(label, client, written.format(a=a, b=b)).commands
+    assert command.kind is Kind.ERROR and command.note.endswith(f"did you mean {move}?")
+
+
+def test_elasta_digits_in_another_form_get_did_you_mean_ela_13() -> None:
+    label = "elasta Black reminder"
+    orders = moments()[label].position.action
+    [command] = read_from(label, "Proton Mail", "-".join(orders)).commands
+    assert command.kind is Kind.ERROR and command.note.endswith(f"did you mean {orders}?")
+
+
+def test_no_suggestion_when_several_moves_fit() -> None:
+    elemento = opening("elemento")
+    legal_ones = [elemento.format(a) for a in elemento.legal_actions(elemento.to_act[0])]
+    square = legal_ones[0].split("@")[1]
+    typed = f"F or W on {square}"
+    assert len(reading_module.fitting(typed, legal_ones)) == 2
+    [command] = read_reply(typed, judge(elemento), legal=lambda: legal_ones).commands
+    assert "did you mean" not in command.note
