@@ -176,9 +176,7 @@ def explain(error: ValidationError) -> tuple[str, str]:
     code: ``bad_field`` for a wrong type, ``unknown_game``, ``bad_option`` (a game option),
     else ``bad_request``, the codes the service gave these refusals before the gate did."""
     errors = error.errors()
-    first = next(
-        (e for kinds in _ORDER for e in errors if e["type"] in kinds), errors[0]
-    )
+    first = next((e for kinds in _ORDER for e in errors if e["type"] in kinds), errors[0])
     return _sentence(first), _code(first)
 
 

@@ -1,3 +1,6 @@
+# mypy: disable-error-code="valid-type,assignment,arg-type"
+# (types here are made by calls, as pydantic allows; a field left out defaults to None without
+# the type saying null, so that the document does not say null is allowed where it is not)
 """The shapes of ``/api/v1``: one pydantic model per request body and per success body.
 
 These models are the single source of truth: the JSON gate (``service.api.gate``) validates
@@ -53,7 +56,8 @@ TRIMMED = rf"^[^{SPACE}\x00]([^\x00]*[^{SPACE}\x00])?$"
 EMAIL = rf"^[^@{SPACE}\x00]+@[^@{SPACE}\x00]+\.[^@{SPACE}\x00]+$"
 RESULT = rf"^[{SPACE}]*(1-0|0-1|1/2-1/2|draw|[0-9]+(-[0-9]+)+)[{SPACE}]*$"
 DATE_TIME = (
-    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"
+    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?"
+    r"([Zz]|[+-][0-9]{2}:[0-9]{2})$"
 )
 PATTERNS = {
     NO_NUL: "a text without NUL characters",
@@ -116,10 +120,14 @@ def whole(low: int, high: int = MAX_INTEGER, description: str = "") -> Any:
 
 
 def number(low: float, high: float, above: bool = False, description: str = "") -> Any:
-    bounds = {"gt": low} if above else {"ge": low}
     return Annotated[
         float,
-        Field(**bounds, le=high, description=description or None),
+        Field(
+            gt=low if above else None,
+            ge=None if above else low,
+            le=high,
+            description=description or None,
+        ),
         _ranged("a number", low, high, above),
     ]
 
@@ -160,7 +168,9 @@ def _date_time(value: str) -> str:
         when.astimezone(when.tzinfo).timestamp()
     except (ValueError, OverflowError):
         raise PydanticCustomError(
-            "date_time", "must be a date and time this service can hold; got {value}", {"value": repr(value)}
+            "date_time",
+            "must be a date and time this service can hold; got {value}",
+            {"value": repr(value)},
         ) from None
     return when.isoformat()
 
@@ -226,8 +236,8 @@ class Request(BaseModel):
 
 class Bank(Request):
     initial_days: Days
-    increment_days: number(0, 3650, description="days") = 0  # type: ignore[valid-type]
-    max_days: Days = Field(None, description="cap; default: initial_days")  # type: ignore[assignment]
+    increment_days: number(0, 3650, description="days") = 0
+    max_days: Days = Field(None, description="cap; default: initial_days")
 
 
 class TimeControl(Request):
@@ -235,33 +245,33 @@ class TimeControl(Request):
 
     days: Days = 3
     skip_weekends: bool = False
-    forfeit_after: whole(0, 1000, "missed turns in a row that forfeit; 0: never") = 3  # type: ignore[valid-type]
+    forfeit_after: whole(0, 1000, "missed turns in a row that forfeit; 0: never") = 3
     bank: Bank | None = None
 
 
 class PlayerIn(Request):
     name: Name
     emails: Emails
-    roles: Annotated[list[Literal[ROLES]], Field(max_length=3)] = ["player"]  # type: ignore[valid-type]
+    roles: Annotated[list[Literal[ROLES]], Field(max_length=3)] = ["player"]
     time_zone: TimeZone = "UTC"
-    notify: Literal[NOTIFY] = "each"  # type: ignore[valid-type]
-    own_copy: Literal[OWN_COPY] = "short"  # type: ignore[valid-type]
+    notify: Literal[NOTIFY] = "each"
+    own_copy: Literal[OWN_COPY] = "short"
     board_flip: bool = True
-    vacation_days_per_year: number(0, 366) = 28  # type: ignore[valid-type]
+    vacation_days_per_year: number(0, 366) = 28
 
 
 class PreferencesIn(Request):
-    name: Name = None  # type: ignore[assignment]
-    emails: Emails = None  # type: ignore[assignment]
-    time_zone: TimeZone = None  # type: ignore[assignment]
-    notify: Literal[NOTIFY] = Field(None, description="each mail, a daily digest, or none")  # type: ignore[valid-type]
-    own_copy: Literal[OWN_COPY] = Field(  # type: ignore[valid-type]
+    name: Name = None
+    emails: Emails = None
+    time_zone: TimeZone = None
+    notify: Literal[NOTIFY] = Field(None, description="each mail, a daily digest, or none")
+    own_copy: Literal[OWN_COPY] = Field(
         None,
         description="the mail you get of your own move: all of it, a one-line receipt "
         "(default), or none",
     )
-    board_flip: bool = Field(None, description="draw boards from your side (default true)")  # type: ignore[assignment]
-    forwarded_addresses: Addresses = Field(  # type: ignore[assignment]
+    board_flip: bool = Field(None, description="draw boards from your side (default true)")
+    forwarded_addresses: Addresses = Field(
         None,
         description="own addresses whose mail comes through a forwarder: replies from them "
         "are played without sender authentication (SPF, DKIM, DMARC)",
@@ -269,17 +279,17 @@ class PreferencesIn(Request):
 
 
 class VacationIn(Request):
-    days: number(0, 366, above=True, description="days of leave from now")  # type: ignore[valid-type]
+    days: number(0, 366, above=True, description="days of leave from now")
 
 
 class MoveIn(Request):
     turn: Turn
-    text: not_blank(2000, "the move, or the sealed orders")  # type: ignore[valid-type]
+    text: not_blank(2000, "the move, or the sealed orders")
 
 
 class ConditionalIn(Request):
     turn: Turn
-    text: not_blank(20000, "lines 'if <their move> then <yours>'")  # type: ignore[valid-type]
+    text: not_blank(20000, "lines 'if <their move> then <yours>'")
 
 
 class TurnIn(Request):
@@ -292,7 +302,7 @@ class WaitIn(Request):
 
 
 class PreviewIn(Request):
-    text: not_blank(2000, "the move, or the sealed orders")  # type: ignore[valid-type]
+    text: not_blank(2000, "the move, or the sealed orders")
 
 
 class DeadlineIn(Request):
@@ -304,7 +314,7 @@ class ReasonIn(Request):
 
 
 class ExtendIn(Request):
-    days: number(0, 365, above=True, description="days added to the deadline")  # type: ignore[valid-type]
+    days: number(0, 365, above=True, description="days added to the deadline")
     reason: Reason
 
 
@@ -329,7 +339,7 @@ def _tagged(**tags: str) -> Callable[[Any], str | None]:
 
 class ResultIn(Request):
     result: Annotated[
-        Annotated[text(40, pattern=RESULT), Tag("<text>")]  # type: ignore[misc]
+        Annotated[text(40, pattern=RESULT), Tag("<text>")]
         | Annotated[list[whole(1, 4)], Field(min_length=2, max_length=4), Tag("<places>")],
         Discriminator(
             _tagged(**{"<text>": "text", "<places>": "list"}),
@@ -343,12 +353,12 @@ class ResultIn(Request):
 
 
 class JoinIn(Request):
-    code: text(200, "the league's join code")  # type: ignore[valid-type]
+    code: text(200, "the league's join code")
 
 
 class MessageIn(Request):
-    subject: not_blank(120) = "a message from the director"  # type: ignore[valid-type]
-    text: not_blank(20000)  # type: ignore[valid-type]
+    subject: not_blank(120) = "a message from the director"
+    text: not_blank(20000)
 
 
 class WithdrawIn(Request):
@@ -394,14 +404,17 @@ class DirectorIn(Request):
 
 class NextSeasonIn(Request):
     divisions: Annotated[
-        list[Id], Field(min_length=1, max_length=20, description="finished leagues, top first"), UNIQUE, unique()
+        list[Id],
+        Field(min_length=1, max_length=20, description="finished leagues, top first"),
+        UNIQUE,
+        unique(),
     ]
-    promote: whole(0, 99) = 1  # type: ignore[valid-type]
-    relegate: whole(0, 99) = 1  # type: ignore[valid-type]
+    promote: whole(0, 99) = 1
+    relegate: whole(0, 99) = 1
     names: Annotated[list[Name], Field(min_length=1, max_length=20)] | None = Field(
         None, description="one per division"
     )
-    reason: text(1000, "why: goes in the audit log") | None = None  # type: ignore[valid-type]
+    reason: text(1000, "why: goes in the audit log") | None = None
 
 
 FORMATS = ("round_robin", "double_round_robin", "swiss", "knockout", "tables")
@@ -409,18 +422,18 @@ TIEBREAKS = ("head_to_head", "sonneborn_berger", "buchholz", "median_buchholz", 
 
 
 class Scoring(Request):
-    win: number(-100, 100) = 1  # type: ignore[valid-type]
-    draw: number(-100, 100) = 0.5  # type: ignore[valid-type]
-    loss: number(-100, 100) = 0  # type: ignore[valid-type]
-    bye: number(-100, 100) = 1  # type: ignore[valid-type]
-    forfeit_loss: number(-100, 100) = 0  # type: ignore[valid-type]
+    win: number(-100, 100) = 1
+    draw: number(-100, 100) = 0.5
+    loss: number(-100, 100) = 0
+    bye: number(-100, 100) = 1
+    forfeit_loss: number(-100, 100) = 0
 
 
 def _options_model(name: str) -> type[BaseModel]:
     cls = engine.game_class(name)
     fields: dict[str, Any] = {
         key: (
-            Literal[tuple(spec.choices)],  # type: ignore[valid-type]
+            Literal[tuple(spec.choices)],
             Field(None, description=f"{spec.help} (default {spec.default})".strip()),
         )
         for key, spec in cls.OPTIONS.items()
@@ -441,7 +454,8 @@ def _game_model(name: str) -> type[BaseModel]:
             max_length=max(counts),
             description=f"player ids in seat order: {', '.join(map(str, counts))} players",
         ),
-        UNIQUE, unique(),
+        UNIQUE,
+        unique(),
     ]
     return create_model(
         f"{_title(name)}GameIn",
@@ -470,18 +484,22 @@ class LeagueBase(Request):
         form = fields["format"]
         if form in ("swiss", "tables") and fields["rounds"] is None:
             raise PydanticCustomError(
-                "rule", "rounds must be a whole number from 1 to 99: the {form} format needs it",
+                "rule",
+                "rounds must be a whole number from 1 to 99: the {form} format needs it",
                 {"form": form},
             )
         seats = fields["players"]
         if form != "tables" and seats not in (None, 2):
             raise PydanticCustomError(
-                "rule", "format {form} pairs two players a game; use 'tables' for 3 or 4",
+                "rule",
+                "format {form} pairs two players a game; use 'tables' for 3 or 4",
                 {"form": form},
             )
         if form == "tables" and seats not in (None, *self.TABLE_SIZES):
             raise PydanticCustomError(
-                "rule", "tables seat {sizes} players here", {"sizes": " or ".join(map(str, self.TABLE_SIZES))}
+                "rule",
+                "tables seat {sizes} players here",
+                {"sizes": " or ".join(map(str, self.TABLE_SIZES))},
             )
         if form == "tables" and set(fields["tiebreaks"] or ()) - {"wins"}:
             raise PydanticCustomError(
@@ -494,13 +512,20 @@ class LeagueBase(Request):
         def when(*forms: str) -> dict[str, Any]:
             return {"properties": {"format": {"enum": list(forms)}}, "required": ["format"]}
 
-        rules: list[dict[str, Any]] = [{"if": when("swiss", "tables"), "then": {"required": ["rounds"], "properties": {"rounds": {"type": "integer"}}}}]
+        rules: list[dict[str, Any]] = [
+            {
+                "if": when("swiss", "tables"),
+                "then": {"required": ["rounds"], "properties": {"rounds": {"type": "integer"}}},
+            }
+        ]
         pairs = {"properties": {"players": {"enum": [2, None]}}}
         if model.TABLE_SIZES:
             tables = {
                 "properties": {
                     "players": {"enum": [*model.TABLE_SIZES, None]},
-                    "tiebreaks": {"anyOf": [{"type": "array", "items": {"const": "wins"}}, {"type": "null"}]},
+                    "tiebreaks": {
+                        "anyOf": [{"type": "array", "items": {"const": "wins"}}, {"type": "null"}]
+                    },
                 }
             }
             rules.append({"if": when("tables"), "then": tables, "else": pairs})
@@ -531,7 +556,7 @@ def _league_model(name: str) -> type[BaseModel]:
         draw_rule=(Literal["replay", "higher_seed", "second_seat"], "replay"),
         scoring=(Scoring | None, None),
         tiebreaks=(
-            Annotated[list[Literal[TIEBREAKS]], Field(max_length=5)] | None,  # type: ignore[valid-type]
+            Annotated[list[Literal[TIEBREAKS]], Field(max_length=5)] | None,
             None,
         ),
         starts_at=(DateTime | None, None),

@@ -240,9 +240,15 @@ def resign(gid: int) -> Any:
 
 
 @blueprint.post("/games/<int:gid>/draw/offer", defaults={"action": "offer"}, endpoint="draw_offer")
-@blueprint.post("/games/<int:gid>/draw/accept", defaults={"action": "accept"}, endpoint="draw_accept")
-@blueprint.post("/games/<int:gid>/draw/decline", defaults={"action": "decline"}, endpoint="draw_decline")
-@blueprint.post("/games/<int:gid>/draw/withdraw", defaults={"action": "withdraw"}, endpoint="draw_withdraw")
+@blueprint.post(
+    "/games/<int:gid>/draw/accept", defaults={"action": "accept"}, endpoint="draw_accept"
+)
+@blueprint.post(
+    "/games/<int:gid>/draw/decline", defaults={"action": "decline"}, endpoint="draw_decline"
+)
+@blueprint.post(
+    "/games/<int:gid>/draw/withdraw", defaults={"action": "withdraw"}, endpoint="draw_withdraw"
+)
 def draw(gid: int, action: str) -> Any:
     """One route per action (each its own operation in the document), one view for all."""
     with transaction() as session:

@@ -1,3 +1,3 @@
 """The security regression suite uses the service fixtures."""
 
-from tests.service.conftest import *  # noqa: F401,F403
+from tests.service.conftest import *  # noqa: F403

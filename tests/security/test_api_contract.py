@@ -76,6 +76,7 @@ enabled = false  # no failures replayed from an earlier run: every run is the sa
 [generation]
 max-examples = {EXAMPLES}
 deterministic = true
+database = "none"
 
 [checks]
 enabled = true

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.api import gate
-from service.openapi import ROUTES, document
+from service.openapi import document
 from tests.service.conftest import Client, new_player
 
 HOSTILE_VALUES: list[Any] = [
@@ -245,7 +245,10 @@ def test_the_gate_names_the_field_with_the_wrong_type() -> None:
     schema = gate.model_for("POST", "/api/v1/games")
     for body, words in [
         (b'{"game": "duel", "seats": [1, "two"]}', "seats[1] must be an integer, not a string"),
-        (b'{"game": "duel", "seats": [1, 4294967296]}', "seats[1] must be a whole number from 1 to"),
+        (
+            b'{"game": "duel", "seats": [1, 4294967296]}',
+            "seats[1] must be a whole number from 1 to",
+        ),
         (b'{"game": ["x"], "seats": []}', "game must be the name of a game, one of "),
         (b'{"game": "duel", "time_control": {"days": "3"}}', "time_control.days must be a number"),
         (b'{"game": "x", "options": {"pile": "\\u0000"}}', "options.pile may not contain NUL"),
