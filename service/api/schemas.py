@@ -56,7 +56,7 @@ TRIMMED = rf"^[^{SPACE}\x00]([^\x00]*[^{SPACE}\x00])?$"
 EMAIL = rf"^[^@{SPACE}\x00]+@[^@{SPACE}\x00]+\.[^@{SPACE}\x00]+$"
 RESULT = rf"^[{SPACE}]*(1-0|0-1|1/2-1/2|draw|[0-9]+(-[0-9]+)+)[{SPACE}]*$"
 DATE_TIME = (
-    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?"
+    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?"
     r"([Zz]|[+-][0-9]{2}:[0-9]{2})$"
 )
 PATTERNS = {
@@ -187,6 +187,7 @@ DateTime = Annotated[
     str,
     Field(
         pattern=DATE_TIME,
+        max_length=32,
         json_schema_extra={"format": "date-time"},
         description="ISO 8601 with a time zone",
     ),

@@ -1,5 +1,6 @@
 """The API against its own OpenAPI document: Schemathesis, every check, against the web process
-as ``Procfile`` starts it, once with an admin's token, once with a player's and once with none.
+as ``Procfile`` starts it, once with an admin's token, once with a player's and once with none;
+and, in process, each thing that run once found (audit finding 8).
 
 The database is fresh and seeded (players, games of every kind in play and over, an open
 league and a running one) and the generated ids are drawn from what exists most of the time,
@@ -23,8 +24,6 @@ import pytest
 
 from tests.service.conftest import Client, new_player
 from tests.service.live import ROOT, live_env, web_process
-
-pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
 EXAMPLES = int(os.environ.get("PBEM_CONTRACT_EXAMPLES", "15"))
 SEED = 19
@@ -135,6 +134,8 @@ def _schemathesis(url: str, config: Path, token: str, report: Path) -> subproces
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
 
 
+@pytest.mark.slow
+@pytest.mark.integration
 def test_the_api_keeps_its_document_for_an_admin_a_player_and_no_token(
     admin: Client, migrated: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -204,3 +205,91 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+# -- what the first run found, each on its own ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "emails", [["ann@example.org", "ann@example.org"], ["ann@example.org", "ANN@Example.org"]]
+)
+def test_one_address_twice_in_a_new_player_is_refused_by_name(
+    admin: Client, emails: list[str]
+) -> None:
+    answer = admin.post("/players", {"name": "Ann", "emails": emails})
+    assert answer.status_code in (400, 409), answer.get_data(as_text=True)
+    assert "ann@example.org" in answer.get_json()["error"]["message"].lower()
+    assert "twice" in answer.get_json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "emails", [["bo@example.org", "bo@example.org"], ["bo@example.org", "Bo@Example.org"]]
+)
+def test_one_address_twice_in_own_addresses_is_refused_by_name(
+    admin: Client, emails: list[str]
+) -> None:
+    bo = new_player(admin, "Bo")
+    answer = bo.patch("/players/me", {"emails": emails})
+    assert answer.status_code in (400, 409), answer.get_data(as_text=True)
+    assert "bo@example.org twice" in answer.get_json()["error"]["message"].lower().replace("'", "")
+    assert bo.ok("GET", "/players/me")["player"]["emails"] == ["bo@example.org"]
+
+
+def test_invitations_name_each_player_once(admin: Client) -> None:
+    league = admin.ok("POST", "/leagues", {"name": "Cup", "game": "epaminondas"}, status=201)
+    answer = admin.post(
+        f"/leagues/{league['league']['id']}/players", {"players": ["c@example.org"] * 2}
+    )
+    assert answer.status_code == 400
+    assert "players lists 'c@example.org' twice" in answer.get_json()["error"]["message"]
+
+
+def test_a_method_a_path_does_not_take_is_405_with_allow(alice: Client) -> None:
+    for method, path, allowed in [
+        ("DELETE", "/games/1/moves", {"POST"}),
+        ("PUT", "/players/me", {"GET", "PATCH"}),
+        ("GET", "/leagues/1/pause", {"POST"}),
+    ]:
+        answer = alice.request(method, path)
+        assert answer.status_code == 405
+        assert answer.get_json()["error"]["code"] == "method_not_allowed"
+        assert allowed <= {m.strip() for m in answer.headers["Allow"].split(",")}
+
+
+def test_a_401_names_its_scheme(alice: Client, anonymous: Client) -> None:
+    for client, headers in [
+        (anonymous, {}),
+        (anonymous, {"Authorization": "Bearer pbem_not_a_token"}),
+        (anonymous, {"Authorization": "Basic eDp5"}),
+    ]:
+        answer = client.client.get("/api/v1/players/me", headers=headers)
+        assert answer.status_code == 401
+        assert answer.headers["WWW-Authenticate"] == "Bearer"
+    refused = anonymous.post("/games/1/moves", {"turn": "not even valid"})
+    assert refused.status_code == 401, "no token: 401 before the body is judged"
+
+
+def test_a_whole_number_written_with_a_zero_fraction_is_that_integer(admin: Client) -> None:
+    bob = new_player(admin, "Bob")
+    made = admin.post("/games", {"game": "epaminondas", "seats": [float(admin.id), bob.id]})
+    assert made.status_code == 201, made.get_data(as_text=True)
+    assert made.get_json()["game"]["seats"][0]["player"]["id"] == admin.id
+    half = admin.post("/games", {"game": "epaminondas", "seats": [1.5, bob.id]})
+    assert half.status_code == 400
+    assert half.get_json()["error"]["message"] == "seats[0] must be a whole number, not 1.5"
+
+
+def test_each_league_action_is_its_own_route_at_the_same_address(admin: Client) -> None:
+    league = admin.ok("POST", "/leagues", {"name": "Cup", "game": "epaminondas"}, status=201)
+    path = f"/leagues/{league['league']['id']}"
+    refused = admin.post(path + "/pause", {})
+    assert refused.status_code == 400
+    assert refused.get_json()["error"]["message"] == "reason is required"
+    assert admin.ok("POST", path + "/pause", {"reason": "holidays"})["league"]["paused"]
+    assert not admin.ok("POST", path + "/resume", {"reason": "back"})["league"]["paused"]
+    described = admin.ok("GET", "/openapi.json")["paths"]
+    assert "requestBody" not in described["/leagues/{league_id}/accept"]["post"]
+    pause = described["/leagues/{league_id}/pause"]["post"]["requestBody"]
+    assert pause["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/ReasonIn"
+    }
