@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import random
 import subprocess
 import sys
 import time
@@ -22,6 +23,7 @@ from typing import Any
 
 import pytest
 
+import engine
 from tests.service.conftest import Client, new_player
 from tests.service.live import ROOT, live_env, web_process
 
@@ -58,12 +60,24 @@ def _world(admin: Client) -> dict[str, list[int]]:
         "players": [admin.id, pat.id, bob.id],
         "games": games,
         "leagues": leagues,
+        "moves": _opening_moves(),
     }
+
+
+def _opening_moves() -> list[str]:
+    """A few legal first moves and orders of each seeded game, for bodies to carry."""
+    rng, texts = random.Random(SEED), []
+    for name, players in (("epaminondas", 2), ("anti-grid", 2), ("elasta", 2), ("nelaxtam", 2)):
+        state = engine.new_game(name, players=players).initial_state()
+        for seat in state.to_act:
+            texts += [state.format(state.random_action(seat, rng)) for _ in range(3)]
+    return sorted(set(texts))
 
 
 def _config(world: dict[str, Any], path: Path) -> Path:
     """schemathesis.toml: every check, the seed, the size, ids mostly from the seeded world."""
     ids = {name: ", ".join(str(i) for i in world[name]) for name in ("games", "leagues", "players")}
+    moves = ", ".join(json.dumps(text) for text in world["moves"])
     path.write_text(
         f"""
 seed = {SEED}
@@ -97,10 +111,23 @@ values = [{ids["leagues"]}]
 [dictionaries.players]
 values = [{ids["players"]}]
 
+[dictionaries.moves]
+values = [{moves}]
+[dictionaries.turns]
+values = [1, 2]
+[dictionaries.codes]
+values = ["contract"]
+
+# (never on the items of a list whose items are unique: the substitution makes duplicates)
 [parameters]
 "path.game_id" = {{ dictionary = "games", probability = 0.8 }}
 "path.league_id" = {{ dictionary = "leagues", probability = 0.8 }}
 "path.player_id" = {{ dictionary = "players", probability = 0.8 }}
+"body.player" = {{ dictionary = "players", probability = 0.7 }}
+"body.by" = {{ dictionary = "players", probability = 0.7 }}
+"body.turn" = {{ dictionary = "turns", probability = 0.7 }}
+"body.text" = {{ dictionary = "moves", probability = 0.5 }}
+"body.code" = {{ dictionary = "codes", probability = 0.5 }}
 """
     )
     return path
