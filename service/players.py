@@ -190,7 +190,7 @@ def _address(session: Session, address: Any) -> str:
         raise BadRequest(f"{address!r} is not an e-mail address")
     cleaned = str(address).strip().lower()
     if len(cleaned) > 254:
-        raise BadRequest(f"{cleaned[:40]}... is longer than an e-mail address may be (254)")
+        raise Unprocessable(f"{cleaned[:40]}... is longer than an e-mail address may be (254)")
     if session.scalar(select(Email).where(Email.address == cleaned)):
         raise Conflict(f"the address {cleaned} already belongs to a player")
     return cleaned

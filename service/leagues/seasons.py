@@ -122,7 +122,7 @@ def _final_standings(
             if entry.status in ("active", "withdrawn"):
                 other = seen.setdefault(entry.player_id, league)
                 if other is not league:
-                    raise BadRequest(
+                    raise Unprocessable(
                         f"{entry.player.name} played in both league {other.id} and league "
                         f"{league.id}: a player belongs to one division"
                     )
