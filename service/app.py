@@ -15,8 +15,12 @@ from service.errors import ServiceError
 log = logging.getLogger(__name__)
 
 
-def error_body(code: str, message: str, status: int) -> Any:
-    return jsonify({"error": {"code": code, "message": message}}), status
+def error_body(code: str, message: str, status: int, headers: Any = ()) -> Any:
+    """The error shape of every refusal; a 401 names its scheme (``WWW-Authenticate``)."""
+    extra = dict(headers)
+    if status == 401:
+        extra.setdefault("WWW-Authenticate", "Bearer")
+    return jsonify({"error": {"code": code, "message": message}}), status, extra
 
 
 def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = None) -> Flask:
@@ -50,7 +54,9 @@ def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:
         code = (error.name or "error").lower().replace(" ", "_")
-        return error_body(code, error.description or error.name, error.code or 400)
+        # werkzeug's own headers (a 405's Allow) travel with the JSON body
+        headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
+        return error_body(code, error.description or error.name, error.code or 400, headers)
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Any:

@@ -46,13 +46,16 @@ def _bank(bank: Any) -> dict[str, float]:
     if not isinstance(bank, Mapping):
         raise BadRequest("time_control.bank must be an object with initial_days, increment_days")
     initial = _positive(bank.get("initial_days"), "time_control.bank.initial_days")
-    increment = _positive(bank.get("increment_days", 0), "time_control.bank.increment_days", 0)
+    increment = _positive(bank.get("increment_days", 0), "time_control.bank.increment_days", True)
     cap = _positive(bank.get("max_days", initial), "time_control.bank.max_days")
     return {"initial_days": initial, "increment_days": increment, "max_days": max(cap, initial)}
 
 
-def _positive(value: Any, name: str, minimum: float = 1e-9) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
+def _positive(value: Any, name: str, zero: bool = False) -> float:
+    """Days above 0 (at least 0 with ``zero``), at most ten years (the API's document says
+    the same: ``service.api.schemas.TimeControl``)."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if not number or value < 0 or (value == 0 and not zero):
         raise BadRequest(f"{name} must be a positive number of days, got {value!r}")
     if value > 3650:
         raise BadRequest(f"{name} must be at most 3650 days, got {value!r}")

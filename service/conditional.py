@@ -70,9 +70,9 @@ def read_lines(text: str) -> list[list[tuple[str, str]]]:
     """Each line as its chain of (condition, answer) pairs, as typed; BadRequest if unreadable."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not lines:
-        raise BadRequest("give at least one line 'if <their move> then <your move>'")
+        raise Unprocessable("give at least one line 'if <their move> then <your move>'")
     if len(lines) > MAX_LINES:
-        raise BadRequest(f"at most {MAX_LINES} conditional lines at once")
+        raise Unprocessable(f"at most {MAX_LINES} conditional lines at once")
     return [_read_line(line) for line in lines]
 
 
@@ -82,13 +82,13 @@ def _read_line(line: str) -> list[tuple[str, str]]:
     values = parts[2::2]
     expected = ["if", "then"] * (len(words) // 2)
     if parts[0] or words != expected or not all(values) or not words:
-        raise BadRequest(
+        raise Unprocessable(
             f"cannot read {line!r}: write 'if <their move> then <your move>', "
             f"and for a deeper level go on with 'if ... then ...' on the same line"
         )
     pairs = list(zip(values[0::2], values[1::2], strict=True))
     if len(pairs) > MAX_DEPTH:
-        raise BadRequest(f"{line!r} goes {len(pairs)} levels deep; at most {MAX_DEPTH}")
+        raise Unprocessable(f"{line!r} goes {len(pairs)} levels deep; at most {MAX_DEPTH}")
     return pairs
 
 
@@ -239,7 +239,7 @@ def _check_roll_line(
         outcomes = _roll_outcomes(state)
         roll = next((o for o in outcomes if found and o.lower() == found["outcome"].lower()), None)
         if roll is None:
-            raise BadRequest(
+            raise Unprocessable(
                 f"{where}: write 'if roll <dice> then <move>' with one of {', '.join(outcomes)}"
             )
         canonical.append((f"roll {roll}", _read_move(state, seat, answer, where)))

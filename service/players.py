@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from service import notify
-from service.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
+from service.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from service.models import (
     NOTIFY,
     OWN_COPY,
@@ -74,7 +74,7 @@ def create(session: Session, actor: Player | None, data: Mapping[str, Any]) -> t
         raise Forbidden("only admins create admins")
     player = Player(name=name, roles=sorted(set(roles) | {"player"}))
     _preferences(player, data)
-    for address in emails:
+    for address in _once_each(emails):
         player.emails.append(Email(address=_address(session, address)))
     session.add(player)
     session.flush()
@@ -115,7 +115,7 @@ def update(session: Session, player: Player, data: Mapping[str, Any]) -> Player:
         if not isinstance(emails, list) or not emails:
             raise BadRequest("emails must be a list of one or more e-mail addresses")
         mine = {email.address: email for email in player.emails}
-        wanted = [str(address).strip().lower() for address in emails]
+        wanted = _once_each(emails)
         player.emails[:] = [
             mine[a] if a in mine else Email(address=_address(session, a)) for a in wanted
         ]
@@ -133,7 +133,9 @@ def _forwarded(player: Player, given: Any) -> None:
     wanted = {address.strip().lower() for address in given}
     mine = {email.address for email in player.emails}
     if wanted - mine:
-        raise BadRequest(f"{', '.join(sorted(wanted - mine))} is not one of your addresses")
+        raise Unprocessable(
+            f"{', '.join(sorted(wanted - mine))} is not one of your addresses", "not_yours"
+        )
     for email in player.emails:
         email.sender_checks = email.address not in wanted
 
@@ -167,6 +169,16 @@ def _preferences(player: Player, data: Mapping[str, Any]) -> None:
         player.vacation_days_per_year = float(days)
 
 
+def _once_each(addresses: list[Any]) -> list[str]:
+    """The addresses as stored (trimmed, lower case); one given twice, in any spelling, is
+    refused by name (an address belongs to one player, once)."""
+    cleaned = [str(address).strip().lower() for address in addresses]
+    twice = next((a for i, a in enumerate(cleaned) if a in cleaned[:i]), None)
+    if twice is not None:
+        raise Conflict(f"emails lists the address {twice} twice; give each address once")
+    return cleaned
+
+
 def _text(value: Any, name: str) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > 80:
         raise BadRequest(f"{name} must be a non-empty text of at most 80 characters")
@@ -177,6 +189,8 @@ def _address(session: Session, address: Any) -> str:
     if not isinstance(address, str) or not EMAIL.match(address.strip()):
         raise BadRequest(f"{address!r} is not an e-mail address")
     cleaned = str(address).strip().lower()
+    if len(cleaned) > 254:
+        raise Unprocessable(f"{cleaned[:40]}... is longer than an e-mail address may be (254)")
     if session.scalar(select(Email).where(Email.address == cleaned)):
         raise Conflict(f"the address {cleaned} already belongs to a player")
     return cleaned

@@ -1,14 +1,18 @@
 """The JSON gate: every JSON request body of the API is read here, once, before any route.
 
-A body passes only if it is strict UTF-8, nested at most ``MAX_DEPTH`` deep (measured by a
-flat scan *before* decoding, so a ``[[[[...]]]]`` bomb never reaches the recursive decoder),
-holds no ``NaN``/``Infinity`` (nor a number too large for a float), no integer outside
-PostgreSQL's ``BIGINT`` (``INTEGER`` where the OpenAPI schema says integer without its own
-bounds: every integer column is one), no duplicate key, no string with NUL or a lone
-surrogate, and every field the route's OpenAPI schema describes has that type. Anything
-else is a 400 that names the field (``seats[2]``, ``time_control.days``). Routes read the
-result with :func:`service.api.v1.body`; the service layer still checks meaning (ranges,
-known games, e-mail addresses) and answers in its own words.
+First the raw text: a body passes only if it is strict UTF-8, nested at most ``MAX_DEPTH``
+deep (measured by a flat scan *before* decoding, so a ``[[[[...]]]]`` bomb never reaches the
+recursive decoder), holds no ``NaN``/``Infinity`` (nor a number too large for a float), no
+integer outside PostgreSQL's ``BIGINT``, no duplicate key, no string with NUL or a lone
+surrogate. A number written with a fraction of zero (``142684.0``) is that integer, as JSON
+Schema 2020-12 counts it.
+
+Then the route's request model (``service.api.schemas``, the same models the OpenAPI document
+is written from) validates the body: types, lengths, ranges, enums, required and unknown
+fields. Anything else is a 400 (``invalid_json`` or ``bad_field``) whose message names the
+field and says why (``seats[1] must be an integer, not a string``). Routes read the validated
+body with :func:`service.api.v1.body`; the service layer still checks meaning (a legal move,
+an existing player) and answers in its own words.
 """
 
 from __future__ import annotations
@@ -18,28 +22,30 @@ import math
 import re
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+from pydantic_core import ErrorDetails
+
+import engine
 from service import openapi
+from service.api import schemas
 from service.errors import BadRequest
 
 MAX_DEPTH = 16
 BIGINT = (-(2**63), 2**63 - 1)
-INTEGER = (-(2**31), 2**31 - 1)
 LARGEST_FLOAT = 1e15
-LARGEST_NUMBER = 100_000
-"""Fields typed ``number`` are days and points: anything larger is a mistake or an attack
-(and would overflow a date)."""
 
+_PATH_PARAMETER = re.compile(r"<(?:\w+(?:\([^)]*\))?:)?(\w+)>")
 _TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*+"?|[\[\]{}]', re.DOTALL)
 """A string (to its closing quote, or to the end: never rescanned, so linear) or a bracket."""
-_PATH_PARAMETER = re.compile(r"<(?:\w+(?:\([^)]*\))?:)?(\w+)>")
 
 
 class Refused(BadRequest):
     code = "invalid_json"
 
 
-def read(raw: bytes, schema: dict[str, Any] | None) -> Any:
-    """The decoded body, or :class:`Refused` naming what is wrong and where."""
+def read(raw: bytes, model: TypeAdapter[Any] | None) -> Any:
+    """The decoded body, validated by ``model`` when the route has one (then as a dict of the
+    fields given, defaults left to the service), or :class:`Refused` naming what is wrong."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -57,8 +63,18 @@ def read(raw: bytes, schema: dict[str, Any] | None) -> Any:
         raise
     except (ValueError, RecursionError) as error:
         raise Refused(f"the body must be a JSON object, and is not JSON: {error}") from None
-    check(value, schema or {}, "body")
-    return value
+    _check_texts(value, "body")
+    if model is None:
+        return value
+    if not isinstance(value, dict):
+        found = _PHRASES.get(type(value), "a value")
+        raise Refused(f"the request body must be a JSON object, not {found}", "bad_field")
+    try:
+        valid = model.validate_python(value)
+    except ValidationError as error:
+        message, code = explain(error)
+        raise Refused(message, code) from None
+    return model.dump_python(valid, exclude_unset=True, by_alias=True)
 
 
 def _check_depth(raw: bytes) -> None:
@@ -87,11 +103,11 @@ def _integer(digits: str) -> int:
     return number
 
 
-def _float(text: str) -> float:
+def _float(text: str) -> float | int:
     number = float(text)
     if not math.isfinite(number) or abs(number) > LARGEST_FLOAT:
         raise Refused(f"{text[:24]} is too large a number")
-    return number
+    return int(number) if number.is_integer() else number
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -103,68 +119,20 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
-# -- types and text ---------------------------------------------------------------------------
-
-_TYPES: dict[str, tuple[type, ...]] = {
-    "object": (dict,),
-    "array": (list,),
-    "string": (str,),
-    "boolean": (bool,),
-    "integer": (int,),
-    "number": (int, float),
-    "null": (type(None),),
-}
-_PHRASES = {
-    "object": "an object",
-    "array": "a list",
-    "string": "a string",
-    "boolean": "true or false",
-    "integer": "an integer",
-    "number": "a number",
-    "null": "null",
-}
+# -- text anywhere in the body ----------------------------------------------------------------
 
 
-def check(value: Any, schema: dict[str, Any], where: str) -> None:
-    """``value`` against the parts of ``schema`` that are about shape (depth is bounded)."""
+def _check_texts(value: Any, where: str) -> None:
+    """No NUL and no lone surrogate in any string or key (depth is bounded)."""
     if isinstance(value, str):
         _check_text(value, where)
-    allowed = _allowed_types(schema)
-    if allowed and not any(_is(value, kind) for kind in allowed):
-        wanted = " or ".join(_PHRASES.get(kind, kind) for kind in allowed)
-        raise Refused(f"{where} must be {wanted}, not {_PHRASES[_name(value)]}", "bad_field")
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        low, high = _bounds(allowed)
-        low, high = schema.get("minimum", low), schema.get("maximum", high)
-        if not low <= value <= high:
-            kind = "a whole number" if "integer" in allowed else "a number"
-            raise Refused(f"{where} must be {kind} from {low} to {high}", "bad_field")
-    if isinstance(value, dict):
-        _check_object(value, schema, where)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_text(key, f"a key of {where}")
+            _check_texts(item, key if where == "body" else f"{where}.{key}")
     elif isinstance(value, list):
-        items = schema.get("items", {})
         for index, item in enumerate(value):
-            check(item, items, f"{where}[{index}]")
-
-
-def _bounds(allowed: list[str]) -> tuple[float, float]:
-    if "integer" in allowed:
-        return INTEGER
-    if "number" in allowed:
-        return -LARGEST_NUMBER, LARGEST_NUMBER
-    return BIGINT
-
-
-def _check_object(value: dict[str, Any], schema: dict[str, Any], where: str) -> None:
-    properties = schema.get("properties", {})
-    required = set(schema.get("required", ()))
-    extra = schema.get("additionalProperties", {})
-    for key, item in value.items():
-        _check_text(key, f"a key of {where}")
-        inner = f"{key}" if where == "body" else f"{where}.{key}"
-        if item is None and key not in required and key in properties:
-            continue  # an optional field sent as null means "not given"
-        check(item, properties.get(key, extra if isinstance(extra, dict) else {}), inner)
+            _check_texts(item, f"{where}[{index}]")
 
 
 def _check_text(text: str, where: str) -> None:
@@ -176,42 +144,122 @@ def _check_text(text: str, where: str) -> None:
         raise Refused(f"{where} holds a lone surrogate (\\ud800-\\udfff)", "bad_field") from None
 
 
-def _allowed_types(schema: dict[str, Any]) -> list[str]:
-    if "oneOf" in schema:
-        kinds = [kind for option in schema["oneOf"] for kind in _allowed_types(option)]
-        return list(dict.fromkeys(kinds)) if all(_allowed_types(o) for o in schema["oneOf"]) else []
-    if "enum" in schema:
-        return list(dict.fromkeys(_name(choice) for choice in schema["enum"]))
-    kind = schema.get("type")
-    return [kind] if isinstance(kind, str) else list(kind or [])
+# -- what the model said, in words -------------------------------------------------------------
+
+_PHRASES: dict[type, str] = {
+    dict: "an object",
+    list: "a list",
+    str: "a string",
+    bool: "true or false",
+    int: "an integer",
+    float: "a number",
+    type(None): "null",
+}
+_WANTED = {
+    "int_type": "an integer",
+    "int_from_float": "a whole number",
+    "float_type": "a number",
+    "string_type": "a string",
+    "bool_type": "true or false",
+    "list_type": "a list",
+    "dict_type": "an object",
+    "model_type": "an object",
+    "model_attributes_type": "an object",
+}
+_ORDER = [{"kind", *_WANTED}, {"missing", "unknown_field", "union_tag_not_found"}]
+"""Which error is told first: a value of the wrong type, then a field missing or unknown,
+then a value out of its range or choices."""
 
 
-def _is(value: Any, kind: str) -> bool:
-    if isinstance(value, bool):
-        return kind == "boolean"
-    if kind == "number" and isinstance(value, int):
-        return True
-    return isinstance(value, _TYPES.get(kind, ()))
+def explain(error: ValidationError) -> tuple[str, str]:
+    """One error of ``error`` as a sentence (where, what was read, what is valid), and its
+    code: ``bad_field`` for a wrong type, ``unknown_game``, ``bad_option`` (a game option),
+    else ``bad_request``, the codes the service gave these refusals before the gate did."""
+    errors = error.errors()
+    first = next((e for kinds in _ORDER for e in errors if e["type"] in kinds), errors[0])
+    return _sentence(first), _code(first)
 
 
-def _name(value: Any) -> str:
-    for kind in ("null", "boolean", "integer", "number", "string", "array", "object"):
-        if _is(value, kind):
-            return kind
-    return type(value).__name__
+def _code(error: ErrorDetails) -> str:
+    if error["type"] in _ORDER[0]:
+        return "bad_field"
+    if error["type"] == "union_tag_invalid":
+        return "unknown_game"
+    if "options" in error["loc"]:
+        return "bad_option"
+    return "bad_request"
 
 
-# -- which schema -----------------------------------------------------------------------------
+def _where(loc: tuple[int | str, ...]) -> str:
+    where = ""
+    for part in loc:
+        if isinstance(part, int):
+            where += f"[{part}]"
+        elif not part.startswith("<"):
+            where += f".{part}" if where else part
+    return where or "the body"
 
 
-def _schemas() -> dict[tuple[str, str], dict[str, Any]]:
-    return {(m.upper(), p): schema for m, p, *_, schema, _ in openapi.ROUTES if schema is not None}
+def _sentence(error: ErrorDetails) -> str:
+    kind, value, ctx = error["type"], error["input"], error.get("ctx") or {}
+    loc = error["loc"]
+    if loc and isinstance(loc[0], str) and loc[0] in engine.names():
+        loc = loc[1:]  # the tag of a body chosen by its game
+    where = _where(loc)
+    if kind == "missing":
+        return f"{where} is required"
+    if kind in _WANTED:
+        found = _PHRASES.get(type(value), "a value")
+        if kind == "int_from_float" or (kind == "int_type" and isinstance(value, float)):
+            return f"{where} must be a whole number, not {value!r}"
+        return f"{where} must be {_WANTED[kind]}, not {found}"
+    if kind in ("literal_error", "enum"):
+        return f"{where} must be one of {_choices(ctx['expected'])}; got {value!r}"
+    if kind in ("union_tag_invalid", "union_tag_not_found"):
+        field = ctx["discriminator"].strip("'")
+        field = field if where == "the body" else f"{where}.{field}"
+        known = _choices(ctx.get("expected_tags", ", ".join(engine.names())))
+        if kind == "union_tag_not_found":
+            return f"{field} is required: the name of a game, one of {known}"
+        return f"{field} must be the name of a game, one of {known}; got {ctx['tag']}"
+    if kind == "string_too_short":
+        return f"{where} must have at least {ctx['min_length']} character(s); got {value!r}"
+    if kind == "string_too_long":
+        return f"{where} must have at most {ctx['max_length']} characters; got {len(value)}"
+    if kind == "too_short":
+        return f"{where} must hold at least {ctx['min_length']} item(s); got {len(value)}"
+    if kind == "too_long":
+        return f"{where} must hold at most {ctx['max_length']} items; got {len(value)}"
+    if kind == "string_pattern_mismatch":
+        wanted = schemas.PATTERNS.get(ctx["pattern"], f"a text matching {ctx['pattern']}")
+        return f"{where} must be {wanted}; got {value[:80]!r}"
+    if kind == "rule":
+        return str(error["msg"])
+    if kind == "kind":
+        return f"{where} {error['msg']}, not {_PHRASES.get(type(value), 'a value')}"
+    return f"{where} {error['msg']}"
 
 
-SCHEMAS = _schemas()
+def _choices(expected: str) -> str:
+    """pydantic's "'a', 'b' or 'c'" as a, b, c."""
+    return expected.replace("'", "").replace(" or ", ", ")
 
 
-def schema_for(method: str, rule: str) -> dict[str, Any] | None:
-    """The OpenAPI request schema of a Flask rule under ``/api/v1``, if it has one."""
-    path = _PATH_PARAMETER.sub(r"{\1}", rule.removeprefix("/api/v1")).replace("{gid}", "{game_id}")
-    return SCHEMAS.get((method, path))
+# -- which model ------------------------------------------------------------------------------
+
+
+def openapi_path(rule: str) -> str:
+    """A Flask rule under ``/api/v1`` as its OpenAPI path: ``/games/{game_id}/moves``."""
+    path = _PATH_PARAMETER.sub(r"{\1}", rule.removeprefix("/api/v1"))
+    return path.replace("{gid}", "{game_id}")
+
+
+def route_for(method: str, rule: str) -> openapi.Route | None:
+    """The documented route of a Flask rule under ``/api/v1``."""
+    return openapi.route_for(method, openapi_path(rule))
+
+
+def model_for(method: str, rule: str) -> TypeAdapter[Any] | None:
+    """The request model of a Flask rule under ``/api/v1``, if its route takes a body."""
+    route = route_for(method, rule)
+    return None if route is None or route.body is None else openapi.request_adapter(route.body)

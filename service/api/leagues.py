@@ -70,16 +70,24 @@ def join(league_id: int) -> Any:
         return {"league": leagues.to_json(session, leagues.get(session, league_id), viewer)}
 
 
-@blueprint.post("/leagues/<int:league_id>/<any(accept, decline, pause, resume):action>")
-def answer_or_pause(league_id: int, action: str) -> Any:
-    """Players accept or decline an invitation; directors pause or resume the league."""
+@blueprint.post("/leagues/<int:league_id>/accept", defaults={"accept": True}, endpoint="accept")
+@blueprint.post("/leagues/<int:league_id>/decline", defaults={"accept": False}, endpoint="decline")
+def answer(league_id: int, accept: bool) -> Any:
+    """Players accept or decline an invitation (no body)."""
     with transaction() as session:
         viewer = me(session)
-        if action in ("accept", "decline"):
-            leagues.answer(session, valid_id(league_id), viewer, action == "accept")
-        else:
-            tool = director.pause_league if action == "pause" else director.resume_league
-            tool(session, valid_id(league_id), viewer, body().get("reason"))
+        leagues.answer(session, valid_id(league_id), viewer, accept)
+        return {"league": leagues.to_json(session, leagues.get(session, league_id), viewer)}
+
+
+@blueprint.post("/leagues/<int:league_id>/pause", defaults={"pause": True}, endpoint="pause")
+@blueprint.post("/leagues/<int:league_id>/resume", defaults={"pause": False}, endpoint="resume")
+def pause_league(league_id: int, pause: bool) -> Any:
+    """Directors pause or resume the league and its games: ``{"reason"}``."""
+    with transaction() as session:
+        viewer = me(session)
+        tool = director.pause_league if pause else director.resume_league
+        tool(session, valid_id(league_id), viewer, body().get("reason"))
         return {"league": leagues.to_json(session, leagues.get(session, league_id), viewer)}
 
 
@@ -134,10 +142,12 @@ def audit(league_id: int) -> Any:
         return {"audit": director.log(session, valid_id(league_id), me(session))}
 
 
-@blueprint.post("/games/<int:game_id>/<any(pause, resume):action>")
-def pause_game(game_id: int, action: str) -> Any:
+@blueprint.post("/games/<int:game_id>/pause", defaults={"pause": True}, endpoint="pause_game")
+@blueprint.post("/games/<int:game_id>/resume", defaults={"pause": False}, endpoint="resume_game")
+def pause_game(game_id: int, pause: bool) -> Any:
+    """Directors pause or resume a game's clock: ``{"reason"}``."""
     with transaction() as session:
-        tool = director.pause_game if action == "pause" else director.resume_game
+        tool = director.pause_game if pause else director.resume_game
         return _game(session, tool(session, valid_id(game_id), me(session), body().get("reason")))
 
 

@@ -71,9 +71,12 @@ def read_json_body() -> None:
     """Run before every request (see ``service.app``): API bodies pass the gate once."""
     if not request.path.startswith("/api/") or not request.is_json or request.url_rule is None:
         return
+    route = gate.route_for(request.method, request.url_rule.rule)
+    if route is not None and route.auth == "yes" and not request.headers.get("Authorization"):
+        raise Unauthorized("send your API token as 'Authorization: Bearer <token>'")
     raw = read_body()
     if raw.strip():
-        g.json_body = gate.read(raw, gate.schema_for(request.method, request.url_rule.rule))
+        g.json_body = gate.read(raw, gate.model_for(request.method, request.url_rule.rule))
 
 
 def valid_id(value: int) -> int:
@@ -250,8 +253,18 @@ def resign(gid: int) -> Any:
         return {"game": games.to_json(session, game, viewer)}
 
 
-@blueprint.post("/games/<int:gid>/draw/<any(offer, accept, decline, withdraw):action>")
+@blueprint.post("/games/<int:gid>/draw/offer", defaults={"action": "offer"}, endpoint="draw_offer")
+@blueprint.post(
+    "/games/<int:gid>/draw/accept", defaults={"action": "accept"}, endpoint="draw_accept"
+)
+@blueprint.post(
+    "/games/<int:gid>/draw/decline", defaults={"action": "decline"}, endpoint="draw_decline"
+)
+@blueprint.post(
+    "/games/<int:gid>/draw/withdraw", defaults={"action": "withdraw"}, endpoint="draw_withdraw"
+)
 def draw(gid: int, action: str) -> Any:
+    """One route per action (each its own operation in the document), one view for all."""
     with transaction() as session:
         viewer = me(session)
         game = games.draw(session, valid_id(gid), viewer, action)

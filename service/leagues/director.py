@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from engine import Outcome
 from service import chain, games, notify, players
 from service.db import enqueue
-from service.errors import BadRequest, Conflict, NotFound
+from service.errors import BadRequest, Conflict, NotFound, Unprocessable
 from service.leagues import leagues, mail, ownership, ratings
 from service.leagues.models import AuditEntry, GamePause, League, Pairing
 from service.models import Game, Order, Player, utcnow
@@ -188,7 +188,7 @@ def replace_player(
     leaving, coming = data.get("player"), data.get("by")
     seat = next((s for s in game.seats if s.player_id == leaving), None)
     if seat is None:
-        raise BadRequest(f"player {leaving!r} has no seat in game {game.id}")
+        raise Unprocessable(f"player {leaving!r} has no seat in game {game.id}", "no_seat")
     if not isinstance(coming, int) or isinstance(coming, bool):
         raise BadRequest("by must be the id of the player taking the seat")
     substitute = players.get(session, coming)
@@ -242,7 +242,9 @@ def _places(game: Game, result: Any) -> list[int]:
     ):
         return list(result)
     shown = "1-0, 0-1, 1/2-1/2" if game.players == 2 else "places such as 1-3-2"
-    raise BadRequest(f"cannot read the result {result!r}: give {shown} (one place per seat)")
+    raise Unprocessable(
+        f"cannot read the result {result!r}: give {shown} (one place per seat)", "bad_result"
+    )
 
 
 def set_result(

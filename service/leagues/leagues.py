@@ -283,7 +283,7 @@ def _player_for(session: Session, actor: Player | None, item: Any) -> Player:
     found = session.scalar(select(Email).where(Email.address == address))
     if found is not None:
         return found.player
-    name = item.get("name") or address.split("@")[0]
+    name = item.get("name") or address.split("@")[0][:80]
     player, _ = players.create(session, actor, {"name": name, "emails": [address]})
     return player
 

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service import games, players
-from service.errors import BadRequest, Conflict, Forbidden, NotFound
+from service.errors import BadRequest, Conflict, Forbidden, NotFound, Unprocessable
 from service.leagues.models import League, LeagueDirector, Pairing
 from service.models import Player, utcnow
 
@@ -93,7 +93,9 @@ def add_director(
     else:
         raise BadRequest("player must be the id or e-mail address of a tournament director")
     if not player.has_role("td", "admin"):
-        raise BadRequest(f"{player.name} is not a tournament director (role td) nor an admin")
+        raise Unprocessable(
+            f"{player.name} is not a tournament director (role td) nor an admin", "not_a_director"
+        )
     if any(p.id == player.id for p in directors(session, league)):
         raise Conflict(f"{player.name} already directs league {league.id}", "already_director")
     session.add(

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.errors import BadRequest, Conflict
+from service.errors import BadRequest, Conflict, Unprocessable
 from service.leagues import director, leagues, ownership
 from service.leagues import standings as table
 from service.leagues.models import AuditEntry, League
@@ -46,7 +46,7 @@ def next_season(session: Session, actor: Player | None, data: Mapping[str, Any])
     try:
         seasons = moves(final, promote, relegate, leaving)
     except ValueError as error:
-        raise BadRequest(f"cannot move players between these divisions: {error}") from error
+        raise Unprocessable(f"cannot move players between these divisions: {error}") from error
     reason = data.get("reason") or f"next season of leagues {', '.join(map(str, ids))}"
     if not isinstance(reason, str) or len(reason) > 1000:
         raise BadRequest("reason must be a text of at most 1000 characters")
@@ -84,7 +84,7 @@ def _names(given: Any, count: int) -> list[str | None]:
     if given is None:
         return [None] * count
     if not isinstance(given, list) or len(given) != count:
-        raise BadRequest(f"names must be a list of {count} names, one per division")
+        raise Unprocessable(f"names must be a list of {count} names, one per division")
     if not all(isinstance(name, str) for name in given):
         raise BadRequest("names must be texts")
     return list(given)
@@ -122,7 +122,7 @@ def _final_standings(
             if entry.status in ("active", "withdrawn"):
                 other = seen.setdefault(entry.player_id, league)
                 if other is not league:
-                    raise BadRequest(
+                    raise Unprocessable(
                         f"{entry.player.name} played in both league {other.id} and league "
                         f"{league.id}: a player belongs to one division"
                     )

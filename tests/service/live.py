@@ -85,3 +85,50 @@ def wait_for(check: Callable[[], Any], what: str) -> Any:
             return value
         time.sleep(0.1)
     raise AssertionError(f"workers did not {what} within {POLL_LIMIT} s")
+
+
+def web_argv(port: int) -> list[str]:
+    """Procfile's ``web`` command (after its migration step), bound to loopback ``port``: a
+    test that starts the web process follows whatever the Procfile runs."""
+    import re
+    import shlex
+
+    line = next(
+        line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:")
+    )
+    command = line.partition(":")[2].split("&&")[-1].strip()
+    command = command.replace("${PORT:-5000}", str(port)).replace("0.0.0.0", "127.0.0.1")
+    words = shlex.split(re.sub(r"\$PORT\b", str(port), command))
+    return [sys.executable, "-m", *words] if words[0] in ("flask", "gunicorn") else words
+
+
+@contextmanager
+def web_process(env: dict[str, str], port: int) -> Iterator[str]:
+    """The web process as ``Procfile`` starts it, on ``env``'s database; yields its base URL
+    once it answers. Its output goes to this test's output."""
+    import urllib.request
+
+    bind = {"PORT": str(port), "PBEM_WEB_BIND": f"127.0.0.1:{port}"}
+    process_env = {**os.environ, **env, **bind, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(web_argv(port), cwd=ROOT, env=process_env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+
+        def answers() -> bool:
+            if process.poll() is not None:
+                raise AssertionError(f"the web process exited with {process.returncode}")
+            try:
+                with urllib.request.urlopen(url + "/api/v1/health", timeout=5):
+                    return True
+            except OSError:
+                return False
+
+        wait_for(answers, "start the web process")
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

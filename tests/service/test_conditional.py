@@ -159,7 +159,7 @@ def test_every_branch_is_validated_against_the_position_it_would_meet(
     unreadable = alice.request(
         "POST", path + "/conditional", json={"turn": turn, "text": f"{theirs} then a1"}
     )
-    assert unreadable.status_code == 400
+    assert unreadable.status_code == 422
     assert "write 'if <their move> then <your move>'" in unreadable.get_json()["error"]["message"]
     answer = moves(after(state, (1, theirs)), 0, 2)
     twice = f"if {theirs} then {answer[0]}\nif {theirs} then {answer[1]}"
@@ -234,7 +234,7 @@ def test_elemento_standing_instructions_by_roll(
     bad = alice.request(
         "POST", path + "/conditional", json={"turn": turn, "text": "if roll R+R then E@a4"}
     )
-    assert bad.status_code == 400 and "G+R, G+B, Y+R, Y+B" in bad.get_json()["error"]["message"]
+    assert bad.status_code == 422 and "G+R, G+B, Y+R, Y+B" in bad.get_json()["error"]["message"]
     bob.ok("POST", path + "/moves", {"turn": turn, "text": dark})
     last = played(database, game_id)[-1]
     assert last[0] == 0 and last[2] == "conditional"

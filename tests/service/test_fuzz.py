@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.api import gate
-from service.openapi import ROUTES
+from service.openapi import document
 from tests.service.conftest import Client, new_player
 
 HOSTILE_VALUES: list[Any] = [
@@ -60,20 +60,30 @@ RAW_BODIES: list[bytes] = [
 ]
 
 
-def _paths(path: str) -> list[str]:
-    if "{action}" not in path:
-        return [path]
-    actions = ["offer", "accept", "decline"] if "/draw/" in path else ["pause", "resume"]
-    if path.startswith("/leagues/"):
-        actions = ["accept", "decline", "pause", "resume"]
-    return [path.replace("{action}", action) for action in actions]
+def _inline(schema: Any, definitions: dict[str, Any]) -> Any:
+    """A schema of the document with its ``$ref``s to shared definitions written out."""
+    if isinstance(schema, list):
+        return [_inline(item, definitions) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    if "$ref" in schema:
+        return _inline(definitions[schema["$ref"].rsplit("/", 1)[-1]], definitions)
+    return {key: _inline(value, definitions) for key, value in schema.items()}
 
 
-ENDPOINTS = [
-    (method.upper(), concrete, schema)
-    for method, path, _, _, schema, _ in ROUTES
-    for concrete in _paths(path)
-]
+def _endpoints() -> list[tuple[str, str, dict[str, Any] | None]]:
+    described = document()
+    definitions = described["components"]["schemas"]
+    found = []
+    for path, operations in described["paths"].items():
+        for method, operation in operations.items():
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            schema = _inline(body["schema"], definitions) if body else None
+            found.append((method.upper(), path, schema))
+    return found
+
+
+ENDPOINTS = _endpoints()
 
 
 def _mutated(body: Any, data: st.DataObject) -> Any:
@@ -98,9 +108,13 @@ def _raw_body(schema: dict[str, Any] | None, data: st.DataObject) -> bytes:
 
 
 def from_schema(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
-    """Values of an OpenAPI schema (the subset the document uses), cheap to draw."""
-    if "oneOf" in schema:
-        return st.one_of([from_schema(option) for option in schema["oneOf"]])
+    """Values of an OpenAPI schema (the subset the document uses), cheap to draw: shapes and
+    choices as the document says, texts and numbers not always within its limits."""
+    for union in ("oneOf", "anyOf"):
+        if union in schema:
+            return st.one_of([from_schema(option) for option in schema[union]])
+    if "const" in schema:
+        return st.just(schema["const"])
     if "enum" in schema:
         return st.sampled_from(schema["enum"])
     kinds = schema.get("type", "object")
@@ -223,25 +237,28 @@ def test_twenty_thousand_fuzzed_requests_and_no_5xx(
 @pytest.mark.parametrize("raw", RAW_BODIES[:9], ids=[f"raw{i}" for i in range(9)])
 def test_the_gate_refuses_hostile_bodies_naming_what_is_wrong(raw: bytes) -> None:
     with pytest.raises(gate.Refused) as refused:
-        gate.read(raw, gate.schema_for("POST", "/api/v1/games/<int:gid>/moves"))
+        gate.read(raw, gate.model_for("POST", "/api/v1/games/<int:gid>/moves"))
     assert refused.value.status == 400 and refused.value.message
 
 
 def test_the_gate_names_the_field_with_the_wrong_type() -> None:
-    schema = gate.schema_for("POST", "/api/v1/games")
+    schema = gate.model_for("POST", "/api/v1/games")
     for body, words in [
-        (b'{"game": "x", "seats": [1, "two"]}', "seats[1] must be an integer, not a string"),
-        (b'{"game": "x", "seats": [1, 4294967296]}', "seats[1] must be a whole number from 1 to"),
-        (b'{"game": ["x"], "seats": []}', "game must be a string, not a list"),
-        (b'{"game": "x", "time_control": {"days": "3"}}', "time_control.days must be a number"),
+        (b'{"game": "duel", "seats": [1, "two"]}', "seats[1] must be an integer, not a string"),
+        (
+            b'{"game": "duel", "seats": [1, 4294967296]}',
+            "seats[1] must be a whole number from 1 to",
+        ),
+        (b'{"game": ["x"], "seats": []}', "game must be the name of a game, one of "),
+        (b'{"game": "duel", "time_control": {"days": "3"}}', "time_control.days must be a number"),
         (b'{"game": "x", "options": {"pile": "\\u0000"}}', "options.pile may not contain NUL"),
     ]:
         with pytest.raises(gate.Refused) as refused:
             gate.read(body, schema)
         assert words in refused.value.message
-    assert gate.read(b'{"game": "x", "seats": [1, 2], "time_control": null}', schema)
-    brackets = b'{"game": "[[[[[[[[[[[[[[[[[[[[", "seats": [], "options": {"x": "\\"[[[[[[[["}}'
-    assert gate.read(brackets, schema)["game"] == "[" * 20
+    assert gate.read(b'{"game": "duel", "seats": [1, 2], "time_control": null}', schema)
+    brackets = b'{"game": "duel", "seats": [1, 2], "position": "[[[[[[[[[[[[[[[[[[[["}'
+    assert gate.read(brackets, schema)["position"] == "[" * 20
 
 
 def test_non_ascii_tokens_codes_and_links_are_refused_never_crash(admin: Client) -> None:

@@ -106,7 +106,7 @@ def test_a_co_director_added_by_the_owner_may_act_and_admins_always_may(
     assert player.status_code == 404
     alice = league["people"][0]
     not_td = tess.request("POST", f"/leagues/{league['id']}/directors", json={"player": alice.id})
-    assert not_td.status_code == 400 and "not a tournament director" in not_td.get_data(True)
+    assert not_td.status_code == 422 and "not a tournament director" in not_td.get_data(True)
     added = tess.ok("POST", f"/leagues/{league['id']}/directors", {"player": tom.id}, 201)
     assert [d["name"] for d in added["league"]["directors"]] == ["Tess", "Tom"]
     again = tess.request("POST", f"/leagues/{league['id']}/directors", json={"player": tom.id})

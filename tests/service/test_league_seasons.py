@@ -151,11 +151,11 @@ def test_refusals_say_why(database: Database, td: Client, alice: Client) -> None
     status, text = error(td, {"divisions": [done, still_open]})
     assert status == 409 and f"league {still_open} (C) is open, not finished" in text
     status, text = error(td, {"divisions": []})
-    assert status == 400 and "non-empty list of league ids" in text
+    assert status == 400 and "divisions must hold at least 1 item" in text
     status, text = error(td, {"divisions": [done, done]})
-    assert status == 400 and f"league {done} is listed twice" in text
+    assert status == 400 and f"divisions lists {done} twice" in text
     status, text = error(td, {"divisions": [done], "names": ["X", "Y"]})
-    assert status == 400 and "one per division" in text
+    assert status == 422 and "one per division" in text
     status, text = error(td, {"divisions": [done, done + 1000]})
     assert status == 404 and f"no league {done + 1000}" in text
     status, text = error(alice, {"divisions": [done]})
