@@ -36,8 +36,6 @@ from typing import Any
 import dkim
 import pytest
 from click.testing import CliRunner
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
 from sqlalchemy import func, select
 
 from service import db
@@ -49,7 +47,7 @@ from service.mail.models import InboundMessage
 from service.mail.smtpd import Listener
 from service.models import Base, Order
 from tests.service.conftest import make_settings, run_inline
-from tests.service.gateway_kit import current_address, game_row, make_game, reply
+from tests.service.gateway_kit import current_address, dkim_key, game_row, make_game, reply
 from tests.service.test_gateway_imap import DOVECOT, Dovecot
 from tests.system_tools import require_system_tool
 
@@ -72,22 +70,8 @@ STRAY_LINE_BREAKS = {
 """What ends a header line for some reader of it but not for another."""
 
 
-def _key() -> tuple[bytes, bytes]:
-    """A fresh 2048-bit RSA key: (private PEM, the DNS TXT record publishing it)."""
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    private = key.private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.TraditionalOpenSSL,
-        serialization.NoEncryption(),
-    )
-    public = key.public_key().public_bytes(
-        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
-    )
-    return private, b"v=DKIM1; k=rsa; p=" + base64.b64encode(public)
-
-
-ALICES_KEY, ALICES_RECORD = _key()
-MALLORYS_KEY, MALLORYS_RECORD = _key()
+ALICES_KEY, ALICES_RECORD = dkim_key()
+MALLORYS_KEY, MALLORYS_RECORD = dkim_key()
 ZONE = {
     b"mail._domainkey.example.org.": ALICES_RECORD,
     b"mail._domainkey.evil.test.": MALLORYS_RECORD,

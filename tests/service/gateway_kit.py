@@ -3,6 +3,7 @@ and a look at what the gateway stored and answered."""
 
 from __future__ import annotations
 
+import base64
 import email
 import email.policy
 from email.message import EmailMessage
@@ -12,6 +13,8 @@ from email.mime.text import MIMEText
 from email.utils import format_datetime, make_msgid
 from typing import Any
 
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
 from sqlalchemy import select
 
 from service import games, players
@@ -190,3 +193,17 @@ def _html(text: str) -> str:
     from html import escape
 
     return "<br>".join(escape(line) for line in text.splitlines())
+
+
+def dkim_key() -> tuple[bytes, bytes]:
+    """A fresh 2048-bit RSA key: (private PEM, the DNS TXT record publishing it)."""
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    private = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.TraditionalOpenSSL,
+        serialization.NoEncryption(),
+    )
+    public = key.public_key().public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    return private, b"v=DKIM1; k=rsa; p=" + base64.b64encode(public)

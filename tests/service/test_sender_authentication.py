@@ -5,7 +5,6 @@ SMTP listener on loopback; DKIM keys come from a local table instead of DNS."""
 
 from __future__ import annotations
 
-import base64
 import smtplib
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,8 +12,6 @@ from typing import Any
 
 import dkim
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
 from sqlalchemy import select
 
 from service import db, players
@@ -26,6 +23,7 @@ from service.models import Base, Player
 from tests.service.conftest import make_settings, run_inline
 from tests.service.gateway_kit import (
     current_address,
+    dkim_key,
     game_row,
     latest,
     mails,
@@ -39,22 +37,8 @@ TRUSTED = "mx.pbem.test"
 SELECTOR = b"mail"
 
 
-def _key() -> tuple[bytes, bytes]:
-    """A fresh 2048-bit RSA key: (private PEM, the DNS TXT record publishing it)."""
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    private = key.private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.TraditionalOpenSSL,
-        serialization.NoEncryption(),
-    )
-    public = key.public_key().public_bytes(
-        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
-    )
-    return private, b"v=DKIM1; k=rsa; p=" + base64.b64encode(public)
-
-
-GENUINE, GENUINE_RECORD = _key()
-FORGER, _ = _key()
+GENUINE, GENUINE_RECORD = dkim_key()
+FORGER, _ = dkim_key()
 
 
 @pytest.fixture(autouse=True)
