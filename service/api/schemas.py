@@ -541,29 +541,32 @@ def _league_model(name: str) -> type[BaseModel]:
     counts = engine.game_class(name).player_counts
     sizes = tuple(n for n in counts if n in (3, 4))
     formats = FORMATS if sizes else tuple(f for f in FORMATS if f != "tables")
-    model = create_model(
-        f"{_title(name)}LeagueIn",
-        __base__=LeagueBase,
-        name=(Name, ...),
-        game=(Literal[name], ...),
-        options=(_options_model(name) | None, None),
-        players=(
+    # Passed as one dict: type checkers read each (type, default) pair as a type form and
+    # stumble on literal strings inside them (pydantic >= 2.14 types create_model so).
+    fields: dict[str, Any] = {
+        "name": (Name, ...),
+        "game": (Literal[name], ...),
+        "options": (_options_model(name) | None, None),
+        "players": (
             whole(2, max(sizes or (2,))) | None,
             Field(None, description="players per game: 2, or 3-4 for the 'tables' format"),
         ),
-        time_control=(TimeControl | None, None),
-        format=(Literal[formats], "round_robin"),
-        rounds=(whole(1, 99) | None, Field(None, description="swiss and tables (required there)")),
-        draw_rule=(Literal["replay", "higher_seed", "second_seat"], "replay"),
-        scoring=(Scoring | None, None),
-        tiebreaks=(
+        "time_control": (TimeControl | None, None),
+        "format": (Literal[formats], "round_robin"),
+        "rounds": (
+            whole(1, 99) | None,
+            Field(None, description="swiss and tables (required there)"),
+        ),
+        "draw_rule": (Literal["replay", "higher_seed", "second_seat"], "replay"),
+        "scoring": (Scoring | None, None),
+        "tiebreaks": (
             Annotated[list[Literal[TIEBREAKS]], Field(max_length=5)] | None,
             None,
         ),
-        starts_at=(DateTime | None, None),
-        round_days=(number(0, 365, above=True) | None, None),
-        withdrawal=(Literal["forfeit", "expunge"], "forfeit"),
-        join_code=(
+        "starts_at": (DateTime | None, None),
+        "round_days": (number(0, 365, above=True) | None, None),
+        "withdrawal": (Literal["forfeit", "expunge"], "forfeit"),
+        "join_code": (
             Annotated[
                 Annotated[text(40, pattern=TRIMMED, min_length=4), Tag("<text>")]
                 | Annotated[bool, Tag("<flag>")],
@@ -576,8 +579,9 @@ def _league_model(name: str) -> type[BaseModel]:
             | None,
             Field(None, description="true: make one up; a text of 4 to 40 characters"),
         ),
-        position=(not_blank(10000) | None, Field(None, description="every game starts here")),
-    )
+        "position": (not_blank(10000) | None, Field(None, description="every game starts here")),
+    }
+    model = create_model(f"{_title(name)}LeagueIn", __base__=LeagueBase, **fields)
     model.TABLE_SIZES = sizes
     return model
 
