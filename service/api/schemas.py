@@ -48,12 +48,17 @@ MAX_INTEGER = 2**31 - 1
 
 # -- patterns: ECMA-262 in the document, the same regex (Rust's) in pydantic ------------------
 
-SPACE = r"\s\x1c-\x1f"
-"""What ``str.strip()`` removes: Unicode White_Space, plus the four separators Python adds."""
+SPACE = r"\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\x1c-\x1f"
+"""What ``str.strip()`` removes (Unicode White_Space, plus the four separators Python adds)
+and ECMA-262's BOM, spelled out: ``\\s`` differs between the document's regex dialect
+(ECMA-262: no U+0085, but U+FEFF) and pydantic's (Rust: U+0085, no U+FEFF), and the two
+must agree on every character."""
 NO_NUL = r"^[^\x00]*$"
 NOT_BLANK = rf"^[^\x00]*[^{SPACE}\x00][^\x00]*$"
 TRIMMED = rf"^[^{SPACE}\x00]([^\x00]*[^{SPACE}\x00])?$"
-EMAIL = rf"^[^@{SPACE}\x00]+@[^@{SPACE}\x00]+\.[^@{SPACE}\x00]+$"
+EMAIL = r"^[!-?A-~]+@[!-?A-~]+\.[!-?A-~]+$"
+"""Printable ASCII around one ``@``: the mail we send cannot carry another address yet
+(Python's email package refuses a non-ASCII address in a header)."""
 RESULT = rf"^[{SPACE}]*(1-0|0-1|1/2-1/2|draw|[0-9]+(-[0-9]+)+)[{SPACE}]*$"
 DATE_TIME = (
     r"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?"
@@ -63,7 +68,7 @@ PATTERNS = {
     NO_NUL: "a text without NUL characters",
     NOT_BLANK: "a text that is not blank (and has no NUL characters)",
     TRIMMED: "a text with no spaces at either end (and no NUL characters)",
-    EMAIL: "an e-mail address such as ada@example.org",
+    EMAIL: "an e-mail address such as ada@example.org (ASCII letters, digits, punctuation)",
     RESULT: "1-0, 0-1, 1/2-1/2, draw, or places such as 1-3-2",
     DATE_TIME: "an ISO 8601 date and time with a time zone, e.g. 2030-01-31T12:00:00Z",
 }

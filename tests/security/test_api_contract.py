@@ -153,6 +153,9 @@ def _schemathesis(url: str, config: Path, token: str, report: Path) -> subproces
         f"{url}/api/v1",
         "--checks",
         "all",
+        # Generous: this is a test of shapes, not of speed, and CI's two cores are busy.
+        "--request-timeout",
+        "60",
         "--report",
         "ndjson",
         "--report-dir",

@@ -223,6 +223,8 @@ def test_a_normal_request_is_answered_within_a_second_while_20_slow_clients_hold
 
 POST = b"POST /api/v1/players HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
 GET = b"GET /api/v1/catalog HTTP/1.1\r\nHost: t\r\n"
+TOKEN = b"Authorization: Bearer a-token\r\n"
+"""Any token: a route that needs one refuses a request without it before reading its body."""
 
 MALFORMED: dict[str, tuple[bytes, int]] = {
     # framing of the body
@@ -307,7 +309,7 @@ def test_a_well_formed_chunked_body_reaches_the_api_whole(web: Web) -> None:
     body = b'{"name": NaN}'
     chunks = b"5\r\n" + body[:5] + b"\r\n8\r\n" + body[5:] + b"\r\n0\r\n\r\n"
     answer = web.exchange(
-        POST + b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunks
+        POST + TOKEN + b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunks
     )
     status, _, payload = parse(answer)
     assert status == 400
@@ -347,7 +349,11 @@ class FalseChunks(io.BytesIO):
 def test_a_body_the_server_cannot_read_is_a_clear_400_not_a_500(app: Flask) -> None:
     response = app.test_client().post(
         "/api/v1/players",
-        headers={"Content-Type": "application/json", "Content-Length": "8"},
+        headers={
+            "Content-Type": "application/json",
+            "Content-Length": "8",
+            "Authorization": "Bearer a-token",
+        },
         input_stream=FalseChunks(b'{"a": 1}'),
     )
     assert response.status_code == 400, response.get_data(as_text=True)
