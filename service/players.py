@@ -28,7 +28,11 @@ from service.models import (
     utcnow,
 )
 
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+EMAIL_PATTERN = r"^[!-?A-~]+@[!-?A-~]+\.[!-?A-~]+$"
+"""Printable ASCII around one ``@`` (the API's document states the same pattern): the mail
+we send cannot carry another address yet (Python's email package refuses a non-ASCII
+address in a header)."""
+EMAIL = re.compile(EMAIL_PATTERN)
 
 
 def token_hash(token: str) -> str:
