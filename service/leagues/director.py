@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from engine import Outcome
 from service import chain, games, notify, players
 from service.db import enqueue
-from service.errors import BadRequest, Conflict, NotFound, Unprocessable
+from service.errors import BadRequest, Conflict, Unprocessable
 from service.leagues import leagues, mail, ownership, ratings
 from service.leagues.models import AuditEntry, GamePause, League, Pairing
 from service.models import Game, Order, Player, utcnow
@@ -398,7 +398,10 @@ def withdraw(
     league = leagues.lock(session, league_id)
     entry = next((e for e in league.entries if e.player_id == data.get("player")), None)
     if entry is None or entry.status not in ("active", "invited"):
-        raise NotFound(f"player {data.get('player')!r} is not taking part in league {league.id}")
+        # 422, not 404: the league exists; what the body names is not in it
+        raise Unprocessable(
+            f"player {data.get('player')!r} is not taking part in league {league.id}"
+        )
     if league.status == leagues.OPEN:  # not started: they simply leave
         entry.status = "declined"
     else:

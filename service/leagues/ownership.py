@@ -83,13 +83,11 @@ def add_director(
     league's directors; only its directors and admins may add one."""
     league = check_league(session, actor, league_id)
     ref = data.get("player")
+    # 422, not 404, for a player the body names that does not exist: the league does
     if isinstance(ref, int) and not isinstance(ref, bool):
-        player = players.get(session, ref)
+        player = _named(session.get(Player, ref), f"there is no player {ref}")
     elif isinstance(ref, str) and "@" in ref:
-        found = players.by_address(session, ref)
-        if found is None:
-            raise NotFound(f"no player has the address {ref}")
-        player = found
+        player = _named(players.by_address(session, ref), f"no player has the address {ref}")
     else:
         raise BadRequest("player must be the id or e-mail address of a tournament director")
     if not player.has_role("td", "admin"):
@@ -120,3 +118,9 @@ def copy_directors(session: Session, old: League, new: League) -> None:
         if player.id != new.created_by:
             session.add(LeagueDirector(league_id=new.id, player_id=player.id, added_at=utcnow()))
     session.flush()
+
+
+def _named(player: Player | None, missing: str) -> Player:
+    if player is None:
+        raise Unprocessable(missing)
+    return player

@@ -153,8 +153,11 @@ def _schemathesis(url: str, config: Path, token: str, report: Path) -> subproces
         f"{url}/api/v1",
         "--checks",
         "all",
-        # Generous: this is a test of shapes, not of speed, and CI's two cores are busy.
+        # Generous: this is a test of shapes, not of speed (CI's two cores are busy, and the
+        # admin's run seats the player in hundreds of games, each told of a vacation).
         "--request-timeout",
+        "60",
+        "--max-response-time",
         "60",
         "--report",
         "ndjson",
