@@ -103,7 +103,7 @@ def test_a_co_director_added_by_the_owner_may_act_and_admins_always_may(
     league = tess_league(admin, tess)
     game_id = league["rounds"][0]["games"][0]["game"]
     player = admin.request("POST", f"/leagues/{league['id']}/directors", json={"player": 2**20})
-    assert player.status_code == 404
+    assert player.status_code == 422  # the league exists; the player it names does not
     alice = league["people"][0]
     not_td = tess.request("POST", f"/leagues/{league['id']}/directors", json={"player": alice.id})
     assert not_td.status_code == 422 and "not a tournament director" in not_td.get_data(True)
