@@ -24,7 +24,7 @@ def error_body(code: str, message: str, status: int, headers: Any = ()) -> Any:
 
 
 def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = None) -> Flask:
-    from service import play, web
+    from service import play, rules, web
     from service.api import leagues, ops, v1
     from service.mail import webhook
     from service.ops import logs
@@ -42,6 +42,7 @@ def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = 
     app.register_blueprint(web.blueprint)
     app.register_blueprint(ops.blueprint)
     app.register_blueprint(play.blueprint)
+    app.register_blueprint(rules.blueprint)
     app.before_request(v1.read_json_body)
     for endpoint, view in list(app.view_functions.items()):
         if endpoint != "static":  # a deadlock or serialization failure: the request again
