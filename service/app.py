@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, jsonify
+from flask import Flask, current_app, jsonify
 from werkzeug.exceptions import HTTPException
 
 from service import db
@@ -15,12 +15,17 @@ from service.errors import ServiceError
 log = logging.getLogger(__name__)
 
 
-def error_body(code: str, message: str, status: int, headers: Any = ()) -> Any:
-    """The error shape of every refusal; a 401 names its scheme (``WWW-Authenticate``)."""
+def error_body(code: str, message: str, status: int, headers: Any = (), rules: Any = ()) -> Any:
+    """The error shape of every refusal; a 401 names its scheme (``WWW-Authenticate``). An
+    error that cites rules links each (``rules``: id and absolute URL of its anchor)."""
     extra = dict(headers)
     if status == 401:
         extra.setdefault("WWW-Authenticate", "Bearer")
-    return jsonify({"error": {"code": code, "message": message}}), status, extra
+    error: dict[str, Any] = {"code": code, "message": message}
+    if rules:
+        base = current_app.extensions["pbem.database"].settings.public_url
+        error["rules"] = [{"id": rule, "url": base + path} for rule, path in rules]
+    return jsonify({"error": error}), status, extra
 
 
 def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = None) -> Flask:
@@ -50,7 +55,7 @@ def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = 
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError) -> Any:
-        return error_body(error.code, error.message, error.status)
+        return error_body(error.code, error.message, error.status, rules=error.rules)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:

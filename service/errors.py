@@ -11,6 +11,7 @@ from engine import (
     PositionError,
     UnknownGameError,
 )
+from service import rules
 
 
 class ServiceError(Exception):
@@ -18,6 +19,9 @@ class ServiceError(Exception):
 
     status = 400
     code = "bad_request"
+
+    rules: tuple[tuple[str, str], ...] = ()
+    """The rules the message cites, each with its page's path (``/rules/<game>#<ID>``)."""
 
     def __init__(self, message: str, code: str | None = None) -> None:
         super().__init__(message)
@@ -56,7 +60,7 @@ class Unprocessable(ServiceError):
 
 
 def from_engine(error: EngineError) -> ServiceError:
-    """The engine's own words, with a code and status that fit."""
+    """The engine's own words, with a code and status that fit, and the rules they cite."""
     kinds: list[tuple[type[EngineError], type[ServiceError], str]] = [
         (UnknownGameError, BadRequest, "unknown_game"),
         (OptionError, BadRequest, "bad_option"),
@@ -65,7 +69,10 @@ def from_engine(error: EngineError) -> ServiceError:
         (NotationError, Unprocessable, "cannot_read"),
         (PositionError, Unprocessable, "bad_position"),
     ]
+    refusal: ServiceError = Unprocessable(str(error), "illegal_move")
     for engine_kind, service_kind, code in kinds:
         if isinstance(error, engine_kind):
-            return service_kind(str(error), code)
-    return Unprocessable(str(error), "illegal_move")
+            refusal = service_kind(str(error), code)
+            break
+    refusal.rules = tuple(rules.rule_links(None, str(error)))
+    return refusal

@@ -35,7 +35,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from engine import Event, State
-from service import chain, db, receipts
+from service import chain, db, receipts, rules
 from service.config import Settings
 from service.db import enqueue
 from service.mail import dkim, outbound
@@ -182,7 +182,13 @@ def game_context(
 ) -> dict[str, Any]:
     """The GAME values of a mail to ``reader``, and the defaults of the kind's own values."""
     if game is None:
-        return {"game_id": None, "game_url": None, "view": None, "players": None}
+        return {
+            "game_id": None,
+            "game_url": None,
+            "rules_url": rules.url(settings.public_url),
+            "view": None,
+            "players": None,
+        }
     state = engine.state_from_json(game.state)
     seat = next((s.seat for s in game.seats if reader and s.player_id == reader.id), None)
     names: list[str | None] = [None] * game.players
@@ -196,6 +202,7 @@ def game_context(
     return {
         "game_id": game.id,
         "game_url": game_url(settings, game.id),
+        "rules_url": rules.game_url(settings.public_url, game.name),
         "chain_link": chain.head_line(session, game),
         "play_url": play_url(settings, game, reader, seat),
         "view": view_for(session, game, state, seat, reader),

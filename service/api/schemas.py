@@ -619,9 +619,17 @@ class Response(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
+class RuleLink(Response):
+    id: str = Field(description="a rule id the message cites, e.g. EPA-5")
+    url: str = Field(description="the rule on its game's page, e.g. .../rules/epaminondas#EPA-5")
+
+
 class ErrorDetail(Response):
     code: str = Field(description="a short machine tag, e.g. bad_field, not_found")
     message: str = Field(description="what was wrong, for a person")
+    rules: list[RuleLink] = Field(
+        default=[], description="each rule the message cites, linked to its rules page"
+    )
 
 
 class Error(Response):

@@ -86,7 +86,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
+from service import rules
 from service.mail.extract import REPLY_MARKER
 
 Players = Sequence[str | None] | None
@@ -309,6 +311,27 @@ def verdict(view: Mapping[str, Any]) -> str:
     return "You lost." if len(places) == 2 else f"You finished {ordinal(places[viewer])}."
 
 
+def cited_rules(
+    error: str, view: Mapping[str, Any] | None, rules_url: str | None
+) -> list[tuple[str, str]]:
+    """The rules an error of the reader's game cites, each with its link on the game's rules
+    page ``rules_url`` (``.../rules/<game>#EPA-5``); none outside a game."""
+    if not view or not rules_url:
+        return []
+    return [(rule, f"{rules_url}#{rule}") for rule, _ in rules.rule_links(view["game"], error)]
+
+
+def link_rules(error: str, links: Sequence[tuple[str, str]]) -> Markup:
+    """An error for HTML: escaped, each cited rule id a link to its rule."""
+    return rules.linked(error, links, CSS["link"])
+
+
+def notations(view: Mapping[str, Any] | None) -> list[dict[str, str]]:
+    """How moves are written: in the game of ``view``, or in every game outside a game."""
+    games = [view["game"]] if view else rules.names()
+    return [rules.notation(name) for name in games if name in rules.names()]
+
+
 COMMANDS = (
     ("<move or orders>", "play your move, or send (or replace) your sealed orders"),
     ("preview <move>", "see the board after a move without playing it"),
@@ -490,6 +513,7 @@ def _environment() -> Environment:
         duration=duration,
         ordinal=ordinal,
         and_list=and_list,
+        link_rules=link_rules,
     )
     environment.tests.update(awaits_viewer=awaits_viewer)
     environment.globals.update(
@@ -508,6 +532,8 @@ def _environment() -> Environment:
         piece_css=piece_css,
         legend=legend,
         LAST_MOVE_COLOUR=LAST_MOVE_COLOUR,
+        cited_rules=cited_rules,
+        notations=notations,
     )
     return environment
 

@@ -83,12 +83,18 @@ class Book:
 
 
 def names() -> tuple[str, ...]:
-    return tuple(engine.names())
+    """The games with a rules page: every game the engine has (but a test's toys)."""
+    return tuple(name for name in engine.names() if (HERE / f"{name}.md").is_file())
 
 
-def url(base: str, game: str, rule: str | None = None) -> str:
-    """``<base>/rules/<game>``, and ``#<rule>`` for one rule."""
-    return f"{base}/rules/{game}" + (f"#{rule}" if rule else "")
+def game_url(base: str, game: str) -> str | None:
+    """The rules page of ``game``, or None for a game without one."""
+    return url(base, game) if game in names() else None
+
+
+def url(base: str, game: str | None = None, rule: str | None = None) -> str:
+    """``<base>/rules`` (every game), ``<base>/rules/<game>``, and ``#<rule>`` for one rule."""
+    return f"{base}/rules" + (f"/{game}" if game else "") + (f"#{rule}" if rule else "")
 
 
 def rule_links(game: str | None, message: str, base: str = "") -> list[tuple[str, str]]:
@@ -103,12 +109,14 @@ def rule_links(game: str | None, message: str, base: str = "") -> list[tuple[str
     return links
 
 
-def linked(message: str, links: Sequence[tuple[str, str]]) -> Markup:
-    """``message`` as HTML with each rule id of ``links`` a link to its rule."""
+def linked(message: str, links: Sequence[tuple[str, str]], style: str = "") -> Markup:
+    """``message`` as HTML with each rule id of ``links`` a link to its rule (a mail gives
+    the links their ``style`` inline)."""
     targets = dict(links)
     parts = RULE_ID.split(str(message))
+    styled = Markup(' style="{}"').format(style) if style else Markup("")
     out = [
-        Markup('<a href="{}">{}</a>').format(targets[part], part)
+        Markup('<a href="{}"{}>{}</a>').format(targets[part], styled, part)
         if index % 2 and part in targets
         else escape(part)
         for index, part in enumerate(parts)
@@ -123,8 +131,8 @@ def notation(game: str) -> dict[str, str]:
 
 
 def _owner(rule: str) -> str | None:
-    prefix = rule.split("-")[0]
-    return next((name for name in names() if book(name).ids and book(name).ids[0][:3] == prefix), None)
+    prefix = rule.split("-")[0] + "-"
+    return next((name for name in names() if book(name).ids[0].startswith(prefix)), None)
 
 
 @functools.cache
@@ -170,7 +178,6 @@ def _front_matter(text: str) -> tuple[dict[str, str], str]:
 
 def _markdown(name: str) -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False})
-    default_fence = md.renderer.rules["fence"]
 
     def code_inline(_: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
         return f'<code style="{CODE_STYLE}">{escape(tokens[idx].content)}</code>'
@@ -178,7 +185,7 @@ def _markdown(name: str) -> MarkdownIt:
     def fence(_: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
         kind, *args = tokens[idx].info.split()
         if kind not in ("example", "refused"):
-            return str(default_fence(tokens, idx, options, env))
+            return f"<pre>{escape(tokens[idx].content)}</pre>\n"
         given = dict(arg.partition("=")[::2] for arg in args)
         items = []
         for line in tokens[idx].content.splitlines():
@@ -218,6 +225,12 @@ def _example_item(name: str, example: Example) -> str:
 # -- pages ------------------------------------------------------------------------------------
 
 
+@blueprint.app_template_filter("cite_rules")
+def cite_rules(message: str, game: str) -> Markup:
+    """A page's filter: ``message`` with each rule it cites a link to the game's rules page."""
+    return linked(message, rule_links(game, message))
+
+
 @blueprint.get("/rules")
 def index() -> Any:
     return render_template("rules_index.html", books=[book(name) for name in names()])
@@ -228,5 +241,6 @@ def page(game: str) -> Any:
     if game not in names():
         titles = ", ".join(book(name).title for name in names())
         what = f"There are no rules for {game!r}: we have rules for {titles}."
-        return render_template("rules_not_found.html", what=what, books=[book(n) for n in names()]), 404
-    return render_template("rules.html", book=book(game), books=[book(n) for n in names()])
+        books = [book(name) for name in names()]
+        return render_template("rules_not_found.html", what=what, books=books), 404
+    return render_template("rules.html", book=book(game), books=[book(name) for name in names()])

@@ -119,6 +119,7 @@ def _game(state: State, seat: int | None, game_id: int = 17) -> dict[str, Any]:
     return {
         "game_id": game_id,
         "game_url": f"https://pbem.example/games/{game_id}",
+        "rules_url": f"https://pbem.example/rules/{state.game.name}",
         "view": state.view(seat).to_json(),
         "players": players,
     }
@@ -223,7 +224,13 @@ def context(kind: str, name: str) -> dict[str, Any]:
     return {**base, **by_kind[kind]}
 
 
-NO_GAME = {"game_id": None, "game_url": None, "view": None, "players": None}
+NO_GAME = {
+    "game_id": None,
+    "game_url": None,
+    "rules_url": "https://pbem.example/rules",
+    "view": None,
+    "players": None,
+}
 LEAGUE = {
     "id": 3,
     "name": "Winter <League> & Cup",
