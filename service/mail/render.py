@@ -24,6 +24,8 @@ Context of every kind (``BASE``):
 Context of every game mail (``GAME``): ``game_id`` (int), ``game_url`` (the public
 ``/games/<id>`` page, absolute), ``view`` (``View.to_json()`` for the recipient's seat),
 ``players`` (display names by seat, player-supplied; ``None`` for a seat still open).
+``service.notify`` adds ``rules_url`` (the game's ``/rules/<game>`` page, or ``/rules`` outside
+a game), which the footer links and the ``help`` and ``error_reply`` mails use when given.
 
 =================  ==========================================================================
 kind               context beyond BASE
