@@ -152,6 +152,9 @@ def book(name: str) -> Book:
             if found:
                 token.attrSet("id", found.group(1))
                 ids.append(found.group(1))
+    for index, token in enumerate(tokens):
+        if token.type == "inline" and tokens[index - 1].type != "heading_open":
+            token.children = _linking(token.children or [], set(ids))
     html = renderer.renderer.render(tokens, renderer.options, env)
     return Book(
         name=name,
@@ -163,6 +166,24 @@ def book(name: str) -> Book:
         ids=tuple(ids),
         examples=tuple(env["examples"]),
     )
+
+
+def _linking(children: list[Token], ids: set[str]) -> list[Token]:
+    """Inline tokens with each rule id of the page in running text made a link to its rule."""
+    out: list[Token] = []
+    for child in children:
+        parts = RULE_ID.split(child.content) if child.type == "text" else [child.content]
+        if len(parts) == 1:
+            out.append(child)
+            continue
+        for index, part in enumerate(parts):
+            if index % 2 and part in ids:
+                out.append(Token("link_open", "a", 1, attrs={"href": f"#{part}"}))
+                out.append(Token("text", "", 0, content=part))
+                out.append(Token("link_close", "a", -1))
+            elif part:
+                out.append(Token("text", "", 0, content=part))
+    return out
 
 
 def _front_matter(text: str) -> tuple[dict[str, str], str]:
