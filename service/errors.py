@@ -20,14 +20,14 @@ class ServiceError(Exception):
     status = 400
     code = "bad_request"
 
-    rules: tuple[tuple[str, str], ...] = ()
-    """The rules the message cites, each with its page's path (``/rules/<game>#<ID>``)."""
-
     def __init__(self, message: str, code: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         if code:
             self.code = code
+        self.rules = tuple(rules.rule_links(None, message))
+        """The rules the message cites (the engine's words do), each with its path on the
+        game's rules page (``/rules/<game>#<ID>``): the API's error body links them."""
 
 
 class BadRequest(ServiceError):
@@ -60,7 +60,7 @@ class Unprocessable(ServiceError):
 
 
 def from_engine(error: EngineError) -> ServiceError:
-    """The engine's own words, with a code and status that fit, and the rules they cite."""
+    """The engine's own words, with a code and status that fit."""
     kinds: list[tuple[type[EngineError], type[ServiceError], str]] = [
         (UnknownGameError, BadRequest, "unknown_game"),
         (OptionError, BadRequest, "bad_option"),
@@ -69,10 +69,7 @@ def from_engine(error: EngineError) -> ServiceError:
         (NotationError, Unprocessable, "cannot_read"),
         (PositionError, Unprocessable, "bad_position"),
     ]
-    refusal: ServiceError = Unprocessable(str(error), "illegal_move")
     for engine_kind, service_kind, code in kinds:
         if isinstance(error, engine_kind):
-            refusal = service_kind(str(error), code)
-            break
-    refusal.rules = tuple(rules.rule_links(None, str(error)))
-    return refusal
+            return service_kind(str(error), code)
+    return Unprocessable(str(error), "illegal_move")

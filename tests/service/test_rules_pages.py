@@ -187,6 +187,11 @@ def test_an_illegal_move_by_the_api_carries_the_link_to_the_rule(
     assert error["rules"] == [{"id": "EPA-5", "url": link}]
     stale = alice.post(f"/games/{game_id}/moves", {"turn": 7, "text": "a1-a3"}).get_json()
     assert "rules" not in stale["error"], "a refusal that cites no rule links none"
+    alice.ok("POST", f"/games/{game_id}/moves", {"turn": 1, "text": "a1-a3"})
+    branch = {"turn": 2, "text": "if b11-b10 then b2-b4"}
+    refused = alice.post(f"/games/{game_id}/conditional", branch)
+    assert refused.status_code == 422, refused.get_data(as_text=True)
+    assert refused.get_json()["error"]["rules"] == [{"id": "EPA-5", "url": link}]
 
 
 def test_the_play_page_links_the_rules_and_the_rule_its_error_cites(
