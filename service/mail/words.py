@@ -129,7 +129,7 @@ def _last_move(view: View, cells: Sequence[Cell], describe: _Generic) -> str:
     if not changed:
         return line
     groups: dict[str, list[str]] = {}
-    for cell in cells:
+    for cell in sorted(cells, key=lambda cell: _parse(cell["square"])[::-1]):
         if cell["square"] in changed:
             groups.setdefault(describe.cell(cell), []).append(cell["square"])
     parts = [f"{squares_in_words(squares)} {what}" for what, squares in groups.items()]
