@@ -20,6 +20,7 @@ squares on one rank (or, when that lists fewer items, on one file) are written a
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -29,10 +30,61 @@ View = Mapping[str, Any]
 _SQUARE = re.compile(r"([a-z]+)(\d+)")
 RUN = 3
 """Neighbouring squares on a line from which a range is written instead of each square."""
+WIDTH = 80
+_DIGIT = re.compile(r"\d")
 
 
-def position_in_words(view: View) -> list[str]:
-    """The last move (when the view has one) and the position, one sentence a line."""
+def fold(sentence: str, width: int = WIDTH) -> str:
+    """``sentence`` on lines of at most ``width`` columns, broken after a list item (``, ``
+    or ``; ``) and, only for an item longer than a line, at a space.
+
+    Every line after the first is indented and holds a word: a break inside a list goes on
+    with "and" (``a11,`` / ``  and a13, a15 (15).``), and so does any line that would hold
+    only square names and numbers. A reply that pastes our mail without its quote marks
+    then has no line that ``service/mail/reading.py`` takes for a line of notation.
+    """
+    if len(sentence) <= width:
+        return sentence
+    lines: list[str] = []
+    for piece in re.split(r"(?<=[,;]) ", sentence):
+        if lines and len(lines[-1]) + 1 + len(piece) <= width:
+            lines[-1] += " " + piece
+            continue
+        if lines:
+            piece = ("  and " if lines[-1].endswith(",") else "  ") + piece
+        lines += _spaced(piece, width)
+    return "\n".join(_worded(line) if index else line for index, line in enumerate(lines))
+
+
+def _spaced(text: str, width: int) -> list[str]:
+    if len(text) <= width:
+        return [text]
+    indent = text[: len(text) - len(text.lstrip())]
+    return textwrap.wrap(
+        text.lstrip(),
+        width,
+        initial_indent=indent,
+        subsequent_indent="  ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+def _worded(line: str) -> str:
+    """A continuation line as it is when it has a word (no digit in it), else with "and"."""
+    if any(not _DIGIT.search(token) for token in line.split()):
+        return line
+    return "  and " + line.strip()
+
+
+def position_in_words(view: View, width: int = WIDTH) -> list[str]:
+    """The last move (when the view has one) and the position: one sentence each, folded
+    to ``width`` columns (see :func:`fold`)."""
+    return [fold(sentence, width) for sentence in sentences(view)]
+
+
+def sentences(view: View) -> list[str]:
+    """The last move (when the view has one) and the position, one sentence each."""
     lines = []
     cells = [cell for row in (view.get("grid") or {}).get("rows") or () for cell in row]
     describe = _GAMES.get(str(view.get("game")), _Generic)(view)

@@ -17,7 +17,7 @@ import engine
 from engine import State
 from service.mail.boards import changed_squares, reader_view
 from service.mail.render import KINDS, render_board_text, render_email
-from service.mail.words import expand, position_in_words, squares_in_words
+from service.mail.words import expand, position_in_words, sentences, squares_in_words
 from tests.mail.scenarios import BOARD_GAMES, context
 
 SEED = 21
@@ -103,7 +103,7 @@ def test_the_words_list_every_piece_once_on_its_sides_line(name: str, players: i
     views = positions(name, players)
     assert views
     for view in views:
-        lines = position_in_words(view)
+        lines = sentences(view)
         wanted = pieces(view)
         listed: Counter[str] = Counter()
         for line in lines[1:]:
@@ -120,7 +120,7 @@ def test_the_words_list_every_piece_once_on_its_sides_line(name: str, players: i
 def test_the_words_name_the_last_move_and_what_it_changed(name: str, players: int | None) -> None:
     """Issue 21, point 10: the last move first, with every square it changed once."""
     for view in positions(name, players):
-        first = position_in_words(view)[0]
+        first = sentences(view)[0]
         assert first.startswith(view["last_move"]), first
         changed = first.partition(" Changed: ")[2]
         assert Counter(named_squares(changed)) == Counter(view["last_squares"]), first
@@ -130,7 +130,7 @@ def test_nelaxtam_names_destroyed_squares_and_the_territory() -> None:
     """Issue 21, point 10: Nelaxtam's destroyed squares (each once) and its checkered land."""
     destroyed_seen = False
     for view in positions("nelaxtam", None):
-        lines = position_in_words(view)
+        lines = sentences(view)
         cells = [cell for row in view["grid"]["rows"] for cell in row]
         destroyed = [cell["square"] for cell in cells if cell["style"] == "destroyed"]
         line = next(line for line in lines if line.startswith("Destroyed:"))
@@ -147,12 +147,32 @@ def test_elemento_with_four_players_lists_stones_by_colour_and_the_quadrants() -
     """Issue 21, point 10: in a 3-4 player Elemento nobody owns a colour; the quadrants the
     dice name are spelled out."""
     view = positions("elemento", 4)[-1]
-    lines = position_in_words(view)
+    lines = sentences(view)
     assert lines[1].startswith("Light stones: ") and lines[2].startswith("Dark stones: ")
     assert lines[3] == (
         "Quadrants: green a3, b3, a4, b4; yellow c3, d3, c4, d4; red a1, b1, a2, b2; "
         "blue c1, d1, c2, d2."
     )
+
+
+@pytest.mark.parametrize(("name", "players"), SETUPS, ids=SETUP_IDS)
+def test_folded_lines_fit_80_columns_and_none_is_notation_alone(
+    name: str, players: int | None
+) -> None:
+    """Issue 21, point 10: the words fold to 80 columns; a line that goes on holds a word,
+    so a reply pasting our mail without quote marks has no line of notation alone; the
+    folding adds nothing but the indent and "and"."""
+    for view in positions(name, players):
+        for sentence, folded in zip(sentences(view), position_in_words(view), strict=True):
+            lines = folded.split("\n")
+            assert all(len(line) <= 80 for line in lines), folded
+            for line in lines[1:]:
+                assert line.startswith("  ") and any(
+                    not re.search(r"\d", token) for token in line.split()
+                ), line
+            assert re.sub(r"\n  (and )?", " ", folded).replace(", and ", ", ") == (
+                sentence.replace(", and ", ", ")
+            )
 
 
 def test_ranges_are_unambiguous_and_shorter() -> None:
@@ -169,7 +189,7 @@ def test_ranges_are_unambiguous_and_shorter() -> None:
 def test_a_view_without_a_last_move_says_so() -> None:
     """Issue 21, point 10: the opening mail says no move was played yet."""
     view = engine.new_game("epaminondas").initial_state().view(0).to_json()
-    assert position_in_words({**view, "last_move": None, "last_squares": []})[:3] == [
+    assert sentences({**view, "last_move": None, "last_squares": []})[:3] == [
         "No move has been played yet.",
         "White: stones on a1 to n1, a2 to n2 (28).",
         "Black: stones on a11 to n11, a12 to n12 (28).",
@@ -237,8 +257,9 @@ def test_the_words_come_before_the_grid_in_every_game_mail(kind: str, game: str)
         for view in boards:
             words = position_in_words(view)
             at = text.index(words[0].split(". ")[0])
-            for line in words[1:]:
-                assert line.split(" (")[0][:60] in text, line
+            for line in "\n".join(words).splitlines():
+                assert line in text, line
+                assert len(line) <= 80, line
             if board_text == "grid":
                 assert at < text.index(view["ascii"])
             else:
