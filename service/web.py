@@ -179,8 +179,13 @@ def mail_settings(token: str) -> Any:
                 error = f"{value} is not one of the choices below."
                 return _settings_page(player, error=error), 400
         if zone is None:
+            what = (
+                f"\u201c{typed_zone}\u201d is not a time zone we know."
+                if typed_zone.strip()
+                else "The time zone is empty."
+            )
             error = (
-                f"\u201c{typed_zone}\u201d is not a time zone we know. Write its IANA name, "
+                f"{what} Write its IANA name, "
                 "such as Europe/Vienna, America/New_York or UTC (the field offers them as you "
                 "type); nothing was saved."
             )

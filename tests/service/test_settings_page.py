@@ -62,6 +62,11 @@ def test_a_time_zone_not_known_is_refused_quoting_what_was_typed(
     assert 'value="Europe/Viena"' in page and 'aria-invalid="true"' in page
     player = bob(database)
     assert (player.time_zone, player.notify) == ("UTC", "each")
+    hostile = client.post(path, data={**FORM, "time_zone": "<b>Mars</b>"}).get_data(as_text=True)
+    assert "\u201c&lt;b&gt;Mars&lt;/b&gt;\u201d is not a time zone we know" in hostile
+    empty = client.post(path, data={**FORM, "time_zone": " "})
+    assert empty.status_code == 400
+    assert "The time zone is empty. Write its IANA name" in empty.get_data(as_text=True)
 
 
 def test_the_settings_page_does_not_call_itself_read_only(app: Flask, database: Database) -> None:
