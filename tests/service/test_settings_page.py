@@ -4,6 +4,8 @@ zone field that says clearly what it did not understand, the board-in-words choi
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
@@ -12,8 +14,10 @@ from service.db import Database
 from service.mail import gateway
 from service.mail.links import settings_token
 from service.models import Player
+from tests.browser import PHONE_WIDTHS, assert_fits, axe_violations, browser, open_html
 from tests.service.gateway_kit import inbound, latest, make_game, reply, text_of
 
+__all__ = ["browser"]  # the Chromium fixture of tests/browser.py, used by name below
 ALICE, BOB = "alice@example.org", "bob@example.org"
 FORM = {"notify": "each", "own_copy": "short", "board_flip": "on", "board_text": "grid"}
 
@@ -99,3 +103,21 @@ def test_words_only_chosen_on_the_settings_page_reach_the_next_mail(
     assert refused.status_code == 400 and "braille is not one of the choices" in (
         refused.get_data(as_text=True)
     )
+
+
+def test_the_settings_page_fits_a_phone_and_axe_finds_nothing_serious(
+    app: Flask, database: Database, browser: Any
+) -> None:
+    """Issue 21, points 1, 9 and "Accessible boards": the settings page, as shown and after a
+    refused time zone, fits 320 and 390 px and axe-core finds no serious or critical fault."""
+    client, path, _ = bob_page(app, database)
+    shown = client.get(path).get_data(as_text=True)
+    refused = client.post(path, data={**FORM, "time_zone": "Europe/Viena"}).get_data(as_text=True)
+    for what, html in (("settings page", shown), ("settings page with an error", refused)):
+        for width in PHONE_WIDTHS:
+            page = open_html(browser, html, width)
+            try:
+                assert_fits(page, f"{what} at {width}px")
+                assert axe_violations(page) == [], what
+            finally:
+                page.close()
