@@ -4,17 +4,19 @@ A screen reader reads the ASCII board character by character ("bar, dot, dot, W,
 every game mail's text part gives, before the grid, what stands where as sentences (issue 21,
 point 10; lichess's blind mode gives a position the same way)::
 
-    Last move (turn 1): White a1-a3. Changed: a1, a2 empty; a3, a4 white stone.
-    White: stones on a1 to n1, b2 to n2, a3, a4 (28).
+    Last move (turn 1): White a1-a3. Changed: a1 empty; a3 white stone.
+    White: stones on b1 to n1, a2 to n2, a3 (28).
     Black: stones on a11 to n11, a12 to n12 (28).
 
 A player who sets ``board_text`` to ``words`` gets these lines and no grid.
 
 Everything is read from ``View.to_json()`` (with the keys ``service/mail/boards.py``
 adds: ``last_move``, ``last_squares``), so the function is pure and works on any seat's view,
-turned or not. Squares are listed from rank 1 up (file a first); three or more neighbouring
-squares on one rank (or, when that lists fewer items, on one file) are written as a range
-``a1 to n1``: both ends share a rank or a file, so a range names exactly the squares between.
+turned or not. Squares are listed rank by rank from rank 1 (file a first); three or more
+neighbouring squares on one rank are written as a range ``a1 to n1``. When listing file by
+file, with ranges along a file (``b1 to b7``), takes fewer items, the list goes file by file.
+Both ends of a range share a rank or a file, so a range names exactly the squares between.
+A sentence longer than a mail line is folded by :func:`fold`.
 """
 
 from __future__ import annotations
