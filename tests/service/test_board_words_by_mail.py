@@ -63,3 +63,19 @@ def test_board_text_takes_grid_or_words_only(bob: Client, database: Database) ->
     with database.transaction() as session:
         player = session.scalar(select(Player).where(Player.name == "Bob"))
         assert player is not None and player.board_text == "grid"
+
+
+def test_a_preview_answer_gives_the_position_in_words(
+    alice: Client, bob: Client, database: Database
+) -> None:
+    """Issue 21, point 10: the board a ``preview`` answer draws comes with its words, and
+    alone when the player chose ``board_text: words``."""
+    game_id, _, _ = make_game(database, game="epaminondas")
+    for board_text in ("grid", "words"):
+        alice.ok("PATCH", "/players/me", {"board_text": board_text})
+        raw = reply(latest(database, ALICE, game_id), ALICE, "preview a1-a3")
+        assert inbound(database, gateway.receive(database, raw, "inject").id).status == "processed"
+        text = text_of(latest(database, ALICE, game_id))
+        after = text[text.index("nothing stored; after it:") :]
+        assert WHITE in after and BLACK in after
+        assert bool(grid_lines(after)) == (board_text == "grid")
