@@ -52,6 +52,9 @@ NOTIFY = ("each", "digest", "none")
 OWN_COPY = ("full", "short", "none")
 """What the mover of an alternating game gets of their own move: the whole mail, a one-line
 receipt, or nothing (mail answers to their own mail still come)."""
+BOARD_TEXT = ("grid", "words")
+"""The board in a mail's text part: the position in words and the ASCII grid, or the words
+alone (a screen reader reads the grid character by character)."""
 
 
 class Player(Base):
@@ -64,6 +67,7 @@ class Player(Base):
     notify: Mapped[str] = mapped_column(String(16), default="each")
     own_copy: Mapped[str] = mapped_column(String(8), default="short", server_default="short")
     board_flip: Mapped[bool] = mapped_column(default=True, server_default=true())
+    board_text: Mapped[str] = mapped_column(String(8), default="grid", server_default="grid")
     vacation_days_per_year: Mapped[float] = mapped_column(Float, default=21.0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 

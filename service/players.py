@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from service import notify
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from service.models import (
+    BOARD_TEXT,
     NOTIFY,
     OWN_COPY,
     ROLES,
@@ -106,6 +107,7 @@ def update(session: Session, player: Player, data: Mapping[str, Any]) -> Player:
         "emails",
         "own_copy",
         "board_flip",
+        "board_text",
         "forwarded_addresses",
     }
     unknown = sorted(set(data) - allowed)
@@ -166,6 +168,13 @@ def _preferences(player: Player, data: Mapping[str, Any]) -> None:
         if not isinstance(data["board_flip"], bool):
             raise BadRequest("board_flip must be true (boards from your side) or false")
         player.board_flip = data["board_flip"]
+    if "board_text" in data:
+        if data["board_text"] not in BOARD_TEXT:
+            raise BadRequest(
+                f"board_text must be one of {', '.join(BOARD_TEXT)} (the board in a mail's "
+                "text part: the position in words and the grid, or the words alone)"
+            )
+        player.board_text = data["board_text"]
     if "vacation_days_per_year" in data:
         days = data["vacation_days_per_year"]
         if isinstance(days, bool) or not isinstance(days, int | float) or not 0 <= days <= 366:
@@ -210,6 +219,7 @@ def to_json(player: Player, private: bool) -> dict[str, Any]:
             "notify": player.notify,
             "own_copy": player.own_copy,
             "board_flip": player.board_flip,
+            "board_text": player.board_text,
             "vacation_days_per_year": player.vacation_days_per_year,
             "vacation_days_left": vacation_days_left(player, utcnow()),
             "vacations": [

@@ -2,9 +2,9 @@
 the last move marked, the open draw offers, and how close they are to a forfeit.
 
 :func:`view_for` is what ``notify`` puts in every game mail as ``view``; it adds keys to
-``View.to_json()`` (``flipped``, ``last_move``, ``last_squares``, ``offers``, ``warnings``)
-that the board partials show when present. The public page and the API keep the engine's
-view as it is, plus ``draw_offers`` in the API's game summary.
+``View.to_json()`` (``flipped``, ``last_move``, ``last_squares``, ``offers``, ``warnings``,
+``board_text``) that the board partials show when present. The public page and the API keep
+the engine's view as it is, plus ``draw_offers`` in the API's game summary.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ def view_for(
     shown = reader_view(view, flip, text, squares)
     shown["offers"] = offer_lines(game, state, seat)
     shown["warnings"] = forfeit_lines(game, state, seat)
+    shown["board_text"] = reader.board_text if reader is not None else "grid"
     return shown
 
 

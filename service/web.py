@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from zoneinfo import available_timezones
 
 from flask import Blueprint, current_app, render_template, request
 from markupsafe import Markup
@@ -28,7 +29,7 @@ from service.errors import NotFound
 from service.leagues import ratings
 from service.mail.links import read_settings_token
 from service.mail.render import render_board_html
-from service.models import NOTIFY, OWN_COPY, Game, Player, Seat, Turn
+from service.models import BOARD_TEXT, NOTIFY, OWN_COPY, Game, Player, Seat, Turn
 
 blueprint = Blueprint("web", __name__, template_folder="web_templates")
 MAX_ID = 2**31 - 1
@@ -47,6 +48,14 @@ OWN_COPY_CHOICES = {
     "none": "nothing (mistakes are still answered)",
 }
 assert set(OWN_COPY_CHOICES) == set(OWN_COPY)
+BOARD_TEXT_CHOICES = {
+    "grid": "the position in words, then the board drawn in characters",
+    "words": "the position in words only (best with a screen reader)",
+}
+assert set(BOARD_TEXT_CHOICES) == set(BOARD_TEXT)
+ZONES = sorted(available_timezones())
+"""The time zones the settings page offers (and accepts): IANA names, as ``zoneinfo`` knows."""
+_ZONES_FOLDED = {zone.casefold(): zone for zone in ZONES}
 
 
 @contextmanager
@@ -140,7 +149,13 @@ def _games_of(session: Session, player: Player, active: bool) -> list[dict[str, 
 @blueprint.get("/mail")
 def mail_page() -> Any:
     return render_template(
-        "mail.html", player=None, choices=CHOICES, own_copy_choices=OWN_COPY_CHOICES, saved=False
+        "mail.html",
+        player=None,
+        choices=CHOICES,
+        own_copy_choices=OWN_COPY_CHOICES,
+        board_text_choices=BOARD_TEXT_CHOICES,
+        zones=ZONES,
+        saved=False,
     )
 
 
@@ -152,24 +167,47 @@ def mail_settings(token: str) -> Any:
             return not_found("This mail-settings link is not valid (or no longer is).")
         if request.method != "POST":
             return _settings_page(player)
-        choice = request.form.get("notify", "")
-        own_copy = request.form.get("own_copy", player.own_copy)
-        if choice not in CHOICES:
-            return _settings_page(player, error=choice), 400
-        if own_copy not in OWN_COPY_CHOICES:
-            return _settings_page(player, error=own_copy), 400
-        player.notify, player.own_copy = choice, own_copy
-        if "own_copy" in request.form:  # the form with the board settings was sent
-            player.board_flip = request.form.get("board_flip") == "on"
+        form = request.form
+        choice = form.get("notify", "")
+        own_copy = form.get("own_copy", player.own_copy)
+        board_text = form.get("board_text", player.board_text)
+        typed_zone = form.get("time_zone", player.time_zone)
+        zone = _ZONES_FOLDED.get(typed_zone.strip().casefold())
+        chosen = ((choice, CHOICES), (own_copy, OWN_COPY_CHOICES), (board_text, BOARD_TEXT_CHOICES))
+        for value, known in chosen:
+            if value not in known:
+                error = f"{value} is not one of the choices below."
+                return _settings_page(player, error=error), 400
+        if zone is None:
+            what = (
+                f"\u201c{typed_zone}\u201d is not a time zone we know."
+                if typed_zone.strip()
+                else "The time zone is empty."
+            )
+            error = (
+                f"{what} Write its IANA name, "
+                "such as Europe/Vienna, America/New_York or UTC (the field offers them as you "
+                "type); nothing was saved."
+            )
+            return _settings_page(player, error=error, typed_zone=typed_zone), 400
+        player.notify, player.own_copy, player.board_text = choice, own_copy, board_text
+        player.time_zone = zone
+        if "own_copy" in form:  # the form with the board settings was sent
+            player.board_flip = form.get("board_flip") == "on"
         return _settings_page(player, saved=True)
 
 
-def _settings_page(player: Player, saved: bool = False, error: str | None = None) -> str:
+def _settings_page(
+    player: Player, saved: bool = False, error: str | None = None, typed_zone: str | None = None
+) -> str:
     return render_template(
         "mail.html",
         player=player,
         choices=CHOICES,
         own_copy_choices=OWN_COPY_CHOICES,
+        board_text_choices=BOARD_TEXT_CHOICES,
+        zones=ZONES,
+        typed_zone=player.time_zone if typed_zone is None else typed_zone,
         saved=saved,
         **({"error": error} if error is not None else {}),
     )

@@ -40,7 +40,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 import engine
-from service.models import NOTIFY, OWN_COPY, ROLES
+from service.models import BOARD_TEXT, NOTIFY, OWN_COPY, ROLES
 from service.players import EMAIL_PATTERN
 
 MAX_ID = 2**31 - 1
@@ -262,6 +262,7 @@ class PlayerIn(Request):
     notify: Literal[NOTIFY] = "each"
     own_copy: Literal[OWN_COPY] = "short"
     board_flip: bool = True
+    board_text: Literal[BOARD_TEXT] = "grid"
     vacation_days_per_year: number(0, 366) = 28
 
 
@@ -276,6 +277,11 @@ class PreferencesIn(Request):
         "(default), or none",
     )
     board_flip: bool = Field(None, description="draw boards from your side (default true)")
+    board_text: Literal[BOARD_TEXT] = Field(
+        None,
+        description="the board in a mail's text part: the position in words and the ASCII "
+        "grid (default), or the words alone (for screen readers)",
+    )
     forwarded_addresses: Addresses = Field(
         None,
         description="own addresses whose mail comes through a forwarder: replies from them "
@@ -689,6 +695,7 @@ class Player(Response):
     notify: str | None = None
     own_copy: str | None = None
     board_flip: bool | None = None
+    board_text: str | None = None
     vacation_days_per_year: float | None = None
     vacation_days_left: float | None = None
     vacations: list[Vacation] | None = None

@@ -59,6 +59,7 @@ from service.mail.models import (
 )
 from service.mail.reading import Ignored, ignored_line, quoted, read_reply
 from service.mail.storable import clean_reply, storable
+from service.mail.words import position_in_words
 from service.models import Email, Game, Order, Outbox, Player, Turn, utcnow
 from service.notify import ANSWERING, queue_mail
 
@@ -576,9 +577,10 @@ class _Handling:
         if kind is Kind.PREVIEW:
             after = games.preview(session, gid, player, command.argument)
             events = "".join(f"\n- {e['text']}" for e in after["events"])
-            return _Done(
-                command, True, f"nothing stored; after it:{events}\n{after['view']['ascii']}"
-            )
+            board = "\n".join(position_in_words(after["view"]))  # issue 21, point 10
+            if player.board_text != "words":
+                board += f"\n\n{after['view']['ascii']}"
+            return _Done(command, True, f"nothing stored; after it:{events}\n{board}")
         if kind is Kind.CONFIRM:
             # Resigning is deliberate: a doubtful one is asked about, never applied.
             text = f"not done: {command.note}; to resign, reply 'resign' alone on a line"

@@ -92,6 +92,7 @@ from markupsafe import Markup
 
 from service import rules
 from service.mail.extract import REPLY_MARKER
+from service.mail.words import position_in_words
 
 Players = Sequence[str | None] | None
 """Display names by seat (``None`` for an open seat), or ``None`` outside a game."""
@@ -168,7 +169,9 @@ def render_board_html(view_json: Mapping[str, Any]) -> str:
 
 
 def render_board_text(view_json: Mapping[str, Any]) -> str:
-    """The plain-text board with its info lines and status, as the mails show it."""
+    """The plain-text board with its info lines and status, as the mails show it: the
+    position in words (``service/mail/words.py``), then the grid unless the view's
+    ``board_text`` is ``words``."""
     return _tidy_text(_render("_board.txt", {"view": view_json}))
 
 
@@ -536,6 +539,7 @@ def _environment() -> Environment:
         LAST_MOVE_COLOUR=LAST_MOVE_COLOUR,
         cited_rules=cited_rules,
         notations=notations,
+        board_words=position_in_words,
     )
     return environment
 

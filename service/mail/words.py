@@ -1,0 +1,398 @@
+"""The board in words: the last move and the position as piece lists by side.
+
+A screen reader reads the ASCII board character by character ("bar, dot, dot, W, ..."), so
+every game mail's text part gives, before the grid, what stands where as sentences (issue 21,
+point 10; lichess's blind mode gives a position the same way)::
+
+    Last move (turn 1): White a1-a3. Changed: a1 empty; a3 white stone.
+    White: stones on b1 to n1, a2 to n2, a3 (28).
+    Black: stones on a11 to n11, a12 to n12 (28).
+
+A player who sets ``board_text`` to ``words`` gets these lines and no grid.
+
+Everything is read from ``View.to_json()`` (with the keys ``service/mail/boards.py``
+adds: ``last_move``, ``last_squares``), so the function is pure and works on any seat's view,
+turned or not. Squares are listed rank by rank from rank 1 (file a first); three or more
+neighbouring squares on one rank are written as a range ``a1 to n1``. When listing file by
+file, with ranges along a file (``b1 to b7``), takes fewer items, the list goes file by file.
+Both ends of a range share a rank or a file, so a range names exactly the squares between.
+A sentence longer than a mail line is folded by :func:`fold`.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+Cell = Mapping[str, Any]
+View = Mapping[str, Any]
+
+_SQUARE = re.compile(r"([a-z]+)(\d+)")
+RUN = 3
+"""Neighbouring squares on a line from which a range is written instead of each square."""
+WIDTH = 80
+_DIGIT = re.compile(r"\d")
+
+
+def fold(sentence: str, width: int = WIDTH) -> str:
+    """``sentence`` on lines of at most ``width`` columns, broken after a list item (``, ``
+    or ``; ``) and, only for an item longer than a line, at a space.
+
+    Every line after the first is indented and holds a word: a break inside a list goes on
+    with "and" (``a11,`` / ``  and a13, a15 (15).``), and so does any line that would hold
+    only square names and numbers. A reply that pastes our mail without its quote marks
+    then has no line that ``service/mail/reading.py`` takes for a line of notation.
+    """
+    if len(sentence) <= width:
+        return sentence
+    lines: list[str] = []
+    for piece in re.split(r"(?<=[,;]) ", sentence):
+        if lines and len(lines[-1]) + 1 + len(piece) <= width:
+            lines[-1] += " " + piece
+            continue
+        if lines:
+            piece = ("  and " if lines[-1].endswith(",") else "  ") + piece
+        lines += _spaced(piece, width)
+    return "\n".join(_worded(line) if index else line for index, line in enumerate(lines))
+
+
+def _spaced(text: str, width: int) -> list[str]:
+    if len(text) <= width:
+        return [text]
+    indent = text[: len(text) - len(text.lstrip())]
+    return textwrap.wrap(
+        text.lstrip(),
+        width,
+        initial_indent=indent,
+        subsequent_indent="  ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+def _worded(line: str) -> str:
+    """A continuation line as it is when it has a word (no digit in it), else with "and"."""
+    if any(not _DIGIT.search(token) for token in line.split()):
+        return line
+    return "  and " + line.strip()
+
+
+def position_in_words(view: View, width: int = WIDTH) -> list[str]:
+    """The last move (when the view has one) and the position: one sentence each, folded
+    to ``width`` columns (see :func:`fold`)."""
+    return [fold(sentence, width) for sentence in sentences(view)]
+
+
+def sentences(view: View) -> list[str]:
+    """The last move (when the view has one) and the position, one sentence each."""
+    lines = []
+    cells = [cell for row in (view.get("grid") or {}).get("rows") or () for cell in row]
+    describe = _GAMES.get(str(view.get("game")), _Generic)(view)
+    if view.get("last_move"):
+        lines.append(_last_move(view, cells, describe))
+    elif "last_move" in view:
+        lines.append("No move has been played yet.")
+    if cells:
+        lines += describe.position(cells)
+    return lines
+
+
+def squares_in_words(squares: Iterable[str]) -> str:
+    """``a1, c1, a2 to a5`` (see the module docstring): every square once, ranges on a line."""
+    parsed = sorted({_parse(square) for square in squares}, key=lambda sq: (sq[2], sq[1]))
+    if not parsed:
+        return "none"
+    by_rank = _runs(parsed, along_rank=True)
+    by_file = _runs(sorted(parsed, key=lambda sq: (sq[1], sq[2])), along_rank=False)
+    return ", ".join(by_file if len(by_file) < len(by_rank) else by_rank)
+
+
+def expand(words: str) -> list[str]:
+    """The squares a list written by :func:`squares_in_words` names (for checking it)."""
+    found = []
+    for item in words.split(", "):
+        ends = item.split(" to ")
+        if len(ends) == 1:
+            found.append(ends[0])
+            continue
+        (file1, f1, r1), (_, f2, r2) = (_parse(end) for end in ends)
+        prefix_rank = r1 == r2
+        if prefix_rank:
+            found += [f"{_file_name(f)}{r1}" for f in range(f1, f2 + 1)]
+        else:
+            found += [f"{file1}{r}" for r in range(r1, r2 + 1)]
+    return found
+
+
+def _parse(square: str) -> tuple[str, int, int]:
+    match = _SQUARE.fullmatch(square)
+    if not match:
+        return (square, 0, 0)
+    letters, rank = match.groups()
+    index = 0
+    for letter in letters:
+        index = index * 26 + ord(letter) - ord("a") + 1
+    return (letters, index - 1, int(rank))
+
+
+def _file_name(index: int) -> str:
+    name = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        name = chr(ord("a") + rest) + name
+    return name
+
+
+def _runs(squares: Sequence[tuple[str, int, int]], along_rank: bool) -> list[str]:
+    items: list[str] = []
+    run: list[tuple[str, int, int]] = []
+
+    def close() -> None:
+        if len(run) >= RUN:
+            items.append(f"{_name(run[0])} to {_name(run[-1])}")
+        else:
+            items.extend(_name(square) for square in run)
+        run.clear()
+
+    for square in squares:
+        if run:
+            last = run[-1]
+            same_line = last[2] == square[2] if along_rank else last[0] == square[0]
+            step = square[1] - last[1] if along_rank else square[2] - last[2]
+            if not (same_line and step == 1):
+                close()
+        run.append(square)
+    close()
+    return items
+
+
+def _name(square: tuple[str, int, int]) -> str:
+    return f"{square[0]}{square[2]}"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _last_move(view: View, cells: Sequence[Cell], describe: _Generic) -> str:
+    line = str(view["last_move"]).rstrip(".") + "."
+    changed = set(view.get("last_squares") or ())
+    if not changed:
+        return line
+    groups: dict[str, list[str]] = {}
+    for cell in sorted(cells, key=lambda cell: _parse(cell["square"])[::-1]):
+        if cell["square"] in changed:
+            groups.setdefault(describe.cell(cell), []).append(cell["square"])
+    parts = [f"{squares_in_words(squares)} {what}" for what, squares in groups.items()]
+    return f"{line} Changed: {'; '.join(parts)}."
+
+
+# --- the games ---------------------------------------------------------------------------------
+
+
+class _Generic:
+    """Any game: the pieces by the legend's names, in the legend's order."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.names = list(view.get("seat_names") or ())
+        grid = view.get("grid") or {}
+        self.legend = {str(key): str(name) for key, name in grid.get("legend") or ()}
+
+    def cell(self, cell: Cell) -> str:
+        """What stands on a square, in a few words."""
+        text = str(cell["text"])
+        return self.legend.get(text, text) if text else "empty"
+
+    def position(self, cells: Sequence[Cell]) -> list[str]:
+        pieces = _by(cells, lambda cell: cell["text"])
+        pieces.pop("", None)
+        return [
+            f"{self.legend.get(text, text)}: {squares_in_words(squares)} ({len(squares)})."
+            for text, squares in pieces.items()
+        ]
+
+    def side(self, seat: int, fallback: str) -> str:
+        return self.names[seat] if seat < len(self.names) else fallback
+
+
+def _by(cells: Iterable[Cell], key: Callable[[Cell], str]) -> dict[str, list[str]]:
+    groups: dict[str, list[str]] = {}
+    for cell in cells:
+        groups.setdefault(key(cell), []).append(cell["square"])
+    return groups
+
+
+def _pieces(side: str, noun: str, squares: Sequence[str]) -> str:
+    if not squares:
+        return f"{side}: no {noun}s."
+    plural = noun if len(squares) == 1 else f"{noun}s"
+    return f"{side}: {plural} on {squares_in_words(squares)} ({len(squares)})."
+
+
+class _Epaminondas(_Generic):
+    """White's and Black's stones (EPA-1)."""
+
+    PIECES = {"W": "white stone", "B": "black stone"}
+
+    def cell(self, cell: Cell) -> str:
+        return self.PIECES.get(cell["text"], "empty")
+
+    def position(self, cells: Sequence[Cell]) -> list[str]:
+        stones = _by(cells, lambda cell: cell["text"])
+        return [
+            _pieces(self.side(seat, colour), "stone", stones.get(letter, []))
+            for seat, (letter, colour) in enumerate((("W", "White"), ("B", "Black")))
+        ]
+
+
+class _AntiGrid(_Generic):
+    """Red's and Blue's pawns; the points of the lattice never change (ANT-1)."""
+
+    PIECES = {"R": "red pawn", "B": "blue pawn"}
+
+    def cell(self, cell: Cell) -> str:
+        return self.PIECES.get(cell["text"], "empty")
+
+    def position(self, cells: Sequence[Cell]) -> list[str]:
+        pawns = _by(cells, lambda cell: cell["text"])
+        return [
+            _pieces(self.side(seat, colour), "pawn", pawns.get(letter, []))
+            for seat, (letter, colour) in enumerate((("R", "Red"), ("B", "Blue")))
+        ]
+
+
+class _Elasta(_Generic):
+    """No pieces: the battle line splits every file into White's side and Black's (ELA-1)."""
+
+    SIDES = {"white-side": 0, "black-side": 1}
+
+    def cell(self, cell: Cell) -> str:
+        seat = self.SIDES.get(cell["style"])
+        if seat is None:
+            return str(cell["style"])
+        return f"now {self.side(seat, ('White', 'Black')[seat])}'s side"
+
+    def position(self, cells: Sequence[Cell]) -> list[str]:
+        sides = _by(cells, lambda cell: cell["style"])
+        lines = []
+        for style, seat in self.SIDES.items():
+            squares = sides.get(style, [])
+            name = self.side(seat, ("White", "Black")[seat])
+            lines.append(
+                f"{name}'s side: {squares_in_words(squares)} ({_count(len(squares), 'square')})."
+            )
+        return lines
+
+
+class _Nelaxtam(_Generic):
+    """Troops of O (1-5) and X (A-E) on a checkered territory with destroyed squares."""
+
+    def cell(self, cell: Cell) -> str:
+        if cell["style"] == "destroyed":
+            return "destroyed"
+        if cell["text"]:
+            return f"{self._owner(cell['text'])} troop {cell['text']}"
+        return "empty"
+
+    def _owner(self, label: str) -> str:
+        seat = 0 if label.isdigit() else 1
+        return self.side(seat, ("O", "X")[seat])
+
+    def position(self, cells: Sequence[Cell]) -> list[str]:
+        lines = []
+        for seat in (0, 1):
+            troops = sorted(
+                (
+                    cell
+                    for cell in cells
+                    if cell["text"] and (cell["text"].isdigit() == (seat == 0))
+                ),
+                key=lambda cell: cell["text"],
+            )
+            side = self.side(seat, ("O", "X")[seat])
+            if troops:
+                listed = ", ".join(f"{cell['text']} on {cell['square']}" for cell in troops)
+                lines.append(f"{side}: troops {listed} ({len(troops)}).")
+            else:
+                lines.append(f"{side}: no troops on the board.")
+        lines.append(self._territory(cells))
+        destroyed = [cell["square"] for cell in cells if cell["style"] == "destroyed"]
+        lines.append(
+            f"Destroyed: {squares_in_words(destroyed)}"
+            + (f" ({len(destroyed)})." if destroyed else ".")
+        )
+        return lines
+
+    def _territory(self, cells: Sequence[Cell]) -> str:
+        owners = {"o": self.side(0, "O"), "x": self.side(1, "X")}
+        land = [cell for cell in cells if cell["style"] in owners]
+        counts = {style: sum(cell["style"] == style for cell in land) for style in owners}
+        colours = {
+            style: {_parity(c["square"]) for c in land if c["style"] == style} for style in owners
+        }
+        o_colour, x_colour = colours["o"], colours["x"]
+        if len(o_colour) <= 1 and len(x_colour) <= 1 and not o_colour & x_colour:
+            o_parity = next(iter(o_colour), 1 - next(iter(x_colour), 1 - _parity("a1")))
+            o_like, x_like = ("a1", "b1") if o_parity == _parity("a1") else ("b1", "a1")
+            return (
+                f"Territory: checkered; {owners['o']} on the squares of {o_like}'s colour "
+                f"({counts['o']} left), {owners['x']} on those of {x_like}'s colour "
+                f"({counts['x']} left)."
+            )
+        parts = [
+            f"{owners[style]} {squares_in_words(sq)} ({len(sq)})"
+            for style, sq in _by(land, lambda cell: cell["style"]).items()
+        ]
+        return f"Territory: {'; '.join(parts)}."
+
+
+def _parity(square: str) -> int:
+    _, file, rank = _parse(square)
+    return (file + rank) % 2
+
+
+class _Elemento(_Generic):
+    """Light and dark stones of four elements on four coloured quadrants (ELE-1, ELE-2)."""
+
+    def cell(self, cell: Cell) -> str:
+        text = str(cell["text"])
+        return self.legend.get(text, text) if text else "empty"
+
+    def position(self, cells: Sequence[Cell]) -> list[str]:
+        two = len(self.names) == 2
+        lines = []
+        for seat, (shade, light) in enumerate((("Light", True), ("Dark", False))):
+            stones = [c for c in cells if c["text"] and c["text"].isupper() == light]
+            side = f"{shade} stones"
+            if two:
+                name = self.side(seat, shade)
+                side = name if name.lower() == shade.lower() else f"{name} ({shade.lower()})"
+            if not stones:
+                lines.append(f"{side}: none on the board.")
+                continue
+            listed = ", ".join(
+                f"{self._element(cell['text'])} on {cell['square']}"
+                for cell in sorted(stones, key=lambda c: (_parse(c["square"])[2], c["square"]))
+            )
+            lines.append(f"{side}: {listed} ({len(stones)}).")
+        quadrants = _by(cells, lambda cell: cell["style"])
+        listed = "; ".join(f"{colour} {squares_in_words(sq)}" for colour, sq in quadrants.items())
+        lines.append(f"Quadrants: {listed}.")
+        return lines
+
+    def _element(self, stone: str) -> str:
+        name = self.legend.get(stone, stone)
+        return name.split(" ", 1)[-1]
+
+
+_GAMES: Mapping[str, type[_Generic]] = {
+    "epaminondas": _Epaminondas,
+    "anti-grid": _AntiGrid,
+    "elasta": _Elasta,
+    "nelaxtam": _Nelaxtam,
+    "elemento": _Elemento,
+}
