@@ -135,6 +135,8 @@ square's own colour (its side, a destroyed square) shows inside it (issue 21, po
 dark inner line keeps the ring visible on light squares. It is an inset shadow, drawn under
 the piece and inside the square's border, where Elasta's battle line runs."""
 LAST_MOVE_EDGE = "#1f1f1f"
+LAST_MOVE_MARK = 'data-last-move="true"'
+"""The attribute ``_board.html`` puts on each square the last move changed (tests count it)."""
 
 
 @dataclass(frozen=True)
@@ -560,7 +562,7 @@ CSS: Mapping[str, str] = {
     "caption": f"padding:0 0 6px;text-align:left;font-size:14px;color:#1f1f1f;{WHITE}",
     "coord": "background:#efe6d2;color:#4a4234;font:bold 11px Verdana,Arial,sans-serif",
     "legend": f"margin:8px 0 12px;font-size:13px;line-height:1.6;color:#333333;{WHITE}",
-    "last_move": f"box-shadow:inset 0 0 0 3px {LAST_MOVE_COLOUR},inset 0 0 0 4px {LAST_MOVE_EDGE}",
+    "last_move": f"box-shadow:inset 0 0 0 2px {LAST_MOVE_COLOUR},inset 0 0 0 3px {LAST_MOVE_EDGE}",
 }
 """Inline styles shared by the HTML templates (webmail drops ``<style>`` blocks)."""
 

@@ -181,7 +181,7 @@ def test_unknown_game_and_style_get_a_neutral_look() -> None:
     grid = {"files": ["a"], "ranks": ["1"], "rows": [[cell]], "legend": [["Q", "queen"]]}
     html = render_board_html({**view, "game": "newgame", "grid": grid})
     assert f'bgcolor="{NEUTRAL.square}"' in html
-    assert 'title="a1: a queen on lava"' in html and ">Q</span>" in html
+    assert 'aria-label="a1, a queen on lava"' in html and ">Q</span>" in html
 
 
 @pytest.mark.parametrize("name", engine.names())
