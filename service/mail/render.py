@@ -453,7 +453,7 @@ def piece_css(game: str, text: str, style: str) -> str:
     return (
         f"display:inline-block;width:{PIECE_EMS}em;height:{PIECE_EMS}em;"
         f"line-height:{PIECE_EMS}em;border-radius:50%;background:{fill};color:{ink};"
-        "border:1px solid #333333;font-weight:bold;text-align:center;vertical-align:middle"
+        "border:1px solid #333;font-weight:bold;text-align:center;vertical-align:middle"
     )
 
 
@@ -558,9 +558,11 @@ CSS: Mapping[str, str] = {
     "footer": "margin:24px 0 0;padding-top:12px;border-top:1px solid #dddddd;font-size:12px;"
     f"line-height:1.5;color:#595959;{WHITE}",
     "board": "border-collapse:separate;table-layout:fixed;width:100%;margin:0 0 4px;"
-    "background:#8c7b5a;font-family:Verdana,Arial,sans-serif;color:#1f1f1f",
-    "caption": f"padding:0 0 6px;text-align:left;font-size:14px;color:#1f1f1f;{WHITE}",
-    "coord": "background:#efe6d2;color:#4a4234;font:bold 11px Verdana,Arial,sans-serif",
+    "background:#8c7b5a;font:bold 11px Verdana,Arial,sans-serif;color:#4a4234",
+    "caption": "padding:0 0 6px;text-align:left;font:14px Verdana,Arial,sans-serif;"
+    f"color:#1f1f1f;{WHITE}",
+    "coord": "background:#efe6d2;color:#4a4234;font:bold 11px Verdana,sans-serif",
+    "coord_colour": "#efe6d2",
     "legend": f"margin:8px 0 12px;font-size:13px;line-height:1.6;color:#333333;{WHITE}",
     "last_move": f"box-shadow:inset 0 0 0 2px {LAST_MOVE_COLOUR},inset 0 0 0 3px {LAST_MOVE_EDGE}",
 }
