@@ -165,7 +165,10 @@ def render_email(kind: str, context: Mapping[str, Any]) -> RenderedEmail:
 
 
 def render_board_html(view_json: Mapping[str, Any]) -> str:
-    """The HTML board (a table with inline styles) of a ``View.to_json()``."""
+    """The HTML board (a table with inline styles) of a ``View.to_json()``: as wide as its
+    column up to its desktop size, so that it fits any screen from 320 px (``board_metrics``);
+    header cells for files and ranks, every square named (``cell_name``), the last move's
+    squares ringed (``LAST_MOVE_MARK``) and Elasta's battle line drawn (``battle_line``)."""
     return _render("_board.html", {"view": view_json})
 
 

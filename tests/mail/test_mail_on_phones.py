@@ -22,6 +22,7 @@ from service.mail.boards import reader_view
 from service.mail.render import (
     BATTLE_LINE,
     CSS,
+    DIGEST_BOARDS,
     KINDS,
     LAST_MOVE_MARK,
     awaits_viewer,
@@ -203,3 +204,24 @@ def test_screenshot_of_a_mail_per_game_at_390(pages: dict[int, Any], name: str) 
     assert_fits(page, f"turn_resolved of {name}")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"mail-{name}-390.png"), full_page=True)
+
+
+GMAIL_CLIPS_AT = 102_000
+LARGEST = ((("board", "large"),), (("size", "16"),))
+"""The options of the 16×16 boards (Anti-Grid large, Nelaxtam 16)."""
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [variant for variant in VARIANTS if variant.options in LARGEST],
+    ids=lambda variant: variant.id,
+)
+def test_a_digest_of_the_largest_boards_is_not_clipped(variant: Variant) -> None:
+    """Issue 21, point 1: the markup that lets a board shrink stays small enough for a digest
+    of ``DIGEST_BOARDS`` 16×16 boards to pass under Gmail's 102 kB clip."""
+    values = context("digest", variant.name, variant.options, variant.players)
+    waiting = values["games"][0]
+    games = [{**waiting, "game_id": 17 + index} for index in range(DIGEST_BOARDS)]
+    html = render_email("digest", {**values, "games": games}).html
+    assert html.count("<table cellpadding") == DIGEST_BOARDS
+    assert len(html.encode()) < GMAIL_CLIPS_AT
