@@ -134,8 +134,14 @@ DIGEST_BOARDS = 3
 mails over 102 kB, and a large board takes about 30 kB."""
 TEXT_WIDTH = 80
 PROSE_WIDTH = 72
-LAST_MOVE_COLOUR = "#f4d03f"
-"""The HTML board's highlight of the squares the last move changed."""
+LAST_MOVE_COLOUR = "#ffd400"
+"""The HTML board's ring round the squares the last move changed: a ring, not a fill, so the
+square's own colour (its side, a destroyed square) shows inside it (issue 21, point 2). A
+dark inner line keeps the ring visible on light squares. It is an inset shadow, drawn under
+the piece and inside the square's border, where Elasta's battle line runs."""
+LAST_MOVE_EDGE = "#1f1f1f"
+LAST_MOVE_MARK = 'data-last-move="true"'
+"""The attribute ``_board.html`` puts on each square the last move changed (tests count it)."""
 
 
 @dataclass(frozen=True)
@@ -164,7 +170,10 @@ def render_email(kind: str, context: Mapping[str, Any]) -> RenderedEmail:
 
 
 def render_board_html(view_json: Mapping[str, Any]) -> str:
-    """The HTML board (a table with inline styles) of a ``View.to_json()``."""
+    """The HTML board (a table with inline styles) of a ``View.to_json()``: as wide as its
+    column up to its desktop size, so that it fits any screen from 320 px (``board_metrics``);
+    header cells for files and ranks, every square named (``cell_name``), the last move's
+    squares ringed (``LAST_MOVE_MARK``) and Elasta's battle line drawn (``battle_line``)."""
     return _render("_board.html", {"view": view_json})
 
 
@@ -416,18 +425,48 @@ PIECES: Mapping[str, Mapping[str, tuple[str, str]]] = {
 """Piece colours by a cell's text, where the style word says where, not what, stands there."""
 
 
-def board_metrics(grid: Mapping[str, Any]) -> dict[str, int]:
-    """Sizes (px) that keep any board square-celled and within a 600 px mail column."""
+PAGE_PADDING = 20
+"""The most padding (px) a mail or page puts on each side of the board's column: the cells
+are sized so that the board fits a 320 px screen inside it."""
+NARROWEST = 320
+"""The narrowest screen (px) every board fits without a sideways scroll (issue 21)."""
+COORD = 18
+"""Width (px) of the rank-number columns."""
+PIECE_EMS = 1.6
+"""A piece's diameter (and an empty square's height) in ems of the board's font size: the
+board's font size scales the squares, so they shrink with the screen."""
+
+
+def board_metrics(grid: Mapping[str, Any]) -> dict[str, Any]:
+    """Sizes that keep a board's squares square and the board within a 600 px mail column on a
+    desktop, and within the screen on a phone down to 320 px.
+
+    The table is ``width:100%`` up to ``width`` px with ``table-layout:fixed``: its columns
+    share what the screen gives. Pieces and empty squares are ``PIECE_EMS`` wide in the
+    board's font size ``min(font px, vw vw)``, which is ``font`` px on a desktop and shrinks
+    with the screen so that a piece always fits its square; a mail client that knows no
+    ``min()`` keeps ``small`` px, the size that fits 320 px.
+    """
     files, lines = len(grid["files"]), max(len(grid["files"]), len(grid["ranks"]), 1)
     square = max(22, min(44, 540 // lines))
-    piece = square - 8
-    coord = 28
+    columns = max(files, 1)
+    fixed = 2 * PAGE_PADDING + 2 * COORD + (columns + 3) * BOARD_LINE
+
+    def font_at(screen: int) -> float:
+        return ((screen - fixed) / columns - 2) / PIECE_EMS
+
+    font = (square - 4) / PIECE_EMS
+    small = min(font, font_at(NARROWEST))
     return {
         "square": square,
-        "piece": piece,
-        "font": max(11, piece * 11 // 20),
-        "coord": coord,
-        "width": files * square + 2 * coord + (files + 3) * BOARD_LINE,
+        "coord": COORD,
+        "width": files * square + 2 * COORD + (files + 3) * BOARD_LINE,
+        "font": round(font, 1),
+        "small": round(small, 1),
+        "ems": PIECE_EMS,
+        "row": PIECE_EMS + 0.2,
+        "font_css": f"font-size:{small:.1f}px;"
+        f"font-size:min({font:.1f}px,{small * 100 / NARROWEST:.2f}vw)",
     }
 
 
@@ -435,16 +474,70 @@ def square_colour(style: str) -> str:
     return STYLES.get(style, NEUTRAL).square
 
 
-def piece_css(game: str, text: str, style: str, size: int, font: int) -> str:
-    """A round piece with its letter, coloured by the game's piece or else by the style word."""
+def piece_css(game: str, text: str, style: str) -> str:
+    """A round piece with its letter, coloured by the game's piece or else by the style word;
+    ``PIECE_EMS`` wide in the font size around it. Its letter tells it apart as well as its
+    colour does (a reader who sees no colour, or a dark-mode client that changes them)."""
     shade = STYLES.get(style, NEUTRAL)
     colours = PIECES.get(game, {}).get(text) or (shade.piece and (shade.piece, shade.ink))
     fill, ink = colours or LIGHT_PIECE
     return (
-        f"display:inline-block;width:{size}px;height:{size}px;border-radius:50%;"
-        f"background:{fill};color:{ink};border:1px solid #333333;"
-        f"font:bold {font}px/{size}px Verdana,Arial,sans-serif;text-align:center"
+        f"display:inline-block;width:{PIECE_EMS}em;height:{PIECE_EMS}em;"
+        f"line-height:{PIECE_EMS}em;border-radius:50%;background:{fill};color:{ink};"
+        "border:1px solid #333;font-weight:bold;text-align:center;vertical-align:middle"
     )
+
+
+def cell_name(cell: Mapping[str, Any], grid: Mapping[str, Any]) -> str:
+    """What a screen reader says for a square: ``c3, white stone`` (issue 21, point 10).
+
+    The engine's title (``c3: white stone``) when it has one, else the square with the
+    legend's meanings of its style and piece; ``, last move`` when the last move changed it.
+    """
+    title = str(cell.get("title") or "")
+    square = str(cell["square"])
+    if title.startswith(f"{square}: "):
+        name = f"{square}, {title[len(square) + 2 :]}"
+    elif title:
+        name = title if title.startswith(square) else f"{square}, {title}"
+    else:
+        meanings = dict((str(key), str(meaning)) for key, meaning in grid.get("legend", ()))
+        words = [meanings.get(cell.get("style", ""), ""), meanings.get(cell.get("text", ""), "")]
+        words = [word for word in words if word] or ([cell["text"]] if cell.get("text") else [])
+        name = ", ".join([square, *words] if words else [square, "empty"])
+    return f"{name}, last move" if cell.get("last") else name
+
+
+SIDES = ("white-side", "black-side")
+"""Elasta's style words: the squares on White's and on Black's side of the battle line."""
+BATTLE_LINE = "#c0392b"
+"""Colour of Elasta's battle line (the sticks) on the HTML board."""
+
+
+def battle_line(grid: Mapping[str, Any]) -> dict[str, str]:
+    """Where Elasta's battle line runs: the square each file's stick borders, and on which
+    edge as the board is shown (``top`` or ``bottom``); empty for other games.
+
+    A file's stick stands at its height h: between ranks h and h + 1, with White's side the
+    ranks 1..h (ELA-1, and the ASCII board's ``===``). It is drawn on the edge toward the
+    higher rank of White's square at rank h, or on the lower edge of rank 1 when h is 0 (on
+    White's ground line). A board turned for Black shows rank 1 on top.
+    """
+    rows = grid.get("rows") or []
+    styles = {cell["style"] for row in rows for cell in row}
+    if not rows or not styles <= set(SIDES):
+        return {}
+    ranks = [int(rank) for rank in grid["ranks"]]
+    up, down = ("top", "bottom") if ranks[0] > ranks[-1] else ("bottom", "top")
+    edges = {}
+    for column in range(len(rows[0])):
+        cells = sorted(((ranks[r], rows[r][column]) for r in range(len(rows))), key=lambda x: x[0])
+        white = [cell for _, cell in cells if cell["style"] == SIDES[0]]
+        if white:
+            edges[white[-1]["square"]] = up
+        else:
+            edges[cells[0][1]["square"]] = down
+    return edges
 
 
 @dataclass(frozen=True)
@@ -468,31 +561,41 @@ def legend(grid: Mapping[str, Any]) -> list[LegendEntry]:
     return entries
 
 
+WHITE = "background-color:#ffffff"
+"""Every text with a colour of its own gets an explicit background too: a dark-mode client
+that darkens backgrounds it finds unset could leave dark text on dark (issue 21)."""
+WRAP = "overflow-wrap:anywhere;word-wrap:break-word"
+"""Long tokens (hashes, links, receipts) break anywhere rather than widen a phone's screen;
+words still break only between them where they fit."""
+
 CSS: Mapping[str, str] = {
     "body": "margin:0;padding:0;background:#f2f2f0;color:#1f1f1f;"
     "font-family:Verdana,Arial,Helvetica,sans-serif",
-    "frame": "max-width:640px;margin:0 auto;padding:16px;background:#ffffff",
-    "marker": "margin:0 0 12px;font-size:11px;color:#8a8a8a",
-    "h1": "margin:0 0 12px;font-size:20px;line-height:1.3;color:#1f1f1f",
-    "h2": "margin:20px 0 8px;font-size:16px;line-height:1.3;color:#1f1f1f",
+    "frame": f"max-width:640px;margin:0 auto;padding:16px;background:#ffffff;color:#1f1f1f;{WRAP}",
+    "marker": f"margin:0 0 12px;font-size:11px;color:#595959;{WHITE}",
+    "h1": f"margin:0 0 12px;font-size:20px;line-height:1.3;color:#1f1f1f;{WHITE}",
+    "h2": f"margin:20px 0 8px;font-size:16px;line-height:1.3;color:#1f1f1f;{WHITE}",
     "p": "margin:0 0 12px;font-size:15px;line-height:1.5",
-    "small": "margin:0 0 8px;font-size:13px;line-height:1.5;color:#555555",
+    "small": f"margin:0 0 8px;font-size:13px;line-height:1.5;color:#555555;{WHITE}",
     "list": "margin:0 0 12px;padding-left:22px;font-size:15px;line-height:1.5",
     "code": "font-family:Menlo,Consolas,Courier New,monospace;font-size:14px;"
-    "background:#f1efe8;padding:1px 4px;border-radius:3px",
+    f"background:#f1efe8;color:#1f1f1f;padding:1px 4px;border-radius:3px;{WRAP}",
     "pre": "margin:0 0 12px;padding:8px;font-family:Menlo,Consolas,Courier New,monospace;"
-    "font-size:13px;line-height:1.4;background:#f7f6f2;border:1px solid #e1ded4;"
-    "white-space:pre-wrap;word-break:break-all",
-    "link": "color:#1a56a8;text-decoration:underline",
+    "font-size:13px;line-height:1.4;background:#f7f6f2;color:#1f1f1f;"
+    f"border:1px solid #e1ded4;white-space:pre-wrap;{WRAP}",
+    "link": f"color:#1a56a8;text-decoration:underline;{WHITE};{WRAP}",
     "button": "display:inline-block;padding:8px 14px;background:#1a56a8;color:#ffffff;"
     "text-decoration:none;border-radius:4px;font-size:15px",
     "footer": "margin:24px 0 0;padding-top:12px;border-top:1px solid #dddddd;font-size:12px;"
-    "line-height:1.5;color:#666666",
-    "board": "border-collapse:separate;table-layout:fixed;margin:0 0 4px;background:#8c7b5a;"
-    "font:bold 12px Verdana,Arial,sans-serif;color:#4a4234",
-    "coord": "padding:0;background:#efe6d2;text-align:center",
-    "legend": "margin:8px 0 12px;font-size:13px;line-height:1.6;color:#333333",
-    "last_move": "background:#f4d03f;outline:2px solid #b9770e;outline-offset:-2px",
+    f"line-height:1.5;color:#595959;{WHITE}",
+    "board": "border-collapse:separate;table-layout:fixed;width:100%;margin:0 0 4px;"
+    "background:#8c7b5a;font:bold 11px Verdana,Arial,sans-serif;color:#4a4234",
+    "caption": "padding:0 0 6px;text-align:left;font:14px Verdana,Arial,sans-serif;"
+    f"color:#1f1f1f;{WHITE}",
+    "coord": "background:#efe6d2;color:#4a4234;font:bold 11px Verdana,sans-serif",
+    "coord_colour": "#efe6d2",
+    "legend": f"margin:8px 0 12px;font-size:13px;line-height:1.6;color:#333333;{WHITE}",
+    "last_move": f"box-shadow:inset 0 0 0 2px {LAST_MOVE_COLOUR},inset 0 0 0 3px {LAST_MOVE_EDGE}",
 }
 """Inline styles shared by the HTML templates (webmail drops ``<style>`` blocks)."""
 
@@ -536,6 +639,9 @@ def _environment() -> Environment:
         square_colour=square_colour,
         piece_css=piece_css,
         legend=legend,
+        cell_name=cell_name,
+        battle_line=battle_line,
+        BATTLE_LINE=BATTLE_LINE,
         LAST_MOVE_COLOUR=LAST_MOVE_COLOUR,
         cited_rules=cited_rules,
         notations=notations,

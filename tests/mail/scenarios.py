@@ -10,6 +10,7 @@ from typing import Any
 
 import engine
 from engine import Event, Resolution, State
+from service.mail.boards import changed_squares, reader_view, should_flip
 from service.mail.render import KINDS
 
 HOSTILE_NAME = '<script>alert(1)</script> & "Bob"'
@@ -28,7 +29,8 @@ some when run in the same session) draw no grid and have no snapshots."""
 
 @dataclass(frozen=True)
 class Scenario:
-    """One game at three moments: before the first move, after one step, and over."""
+    """One game at three moments: before the first move, after one step, and over
+    (``before_end``: the position before the last move or turn of orders)."""
 
     name: str
     initial: State
@@ -37,6 +39,7 @@ class Scenario:
     mover: int
     move: str
     finished: State
+    before_end: State
 
 
 def _chance(state: State, rng: random.Random) -> Resolution:
@@ -61,22 +64,60 @@ def _act(state: State, rng: random.Random) -> tuple[Resolution, int, str]:
     return state.play(seat, action), seat, state.format(action)
 
 
+Options = tuple[tuple[str, str], ...]
+"""A game's options as sorted pairs (hashable, so scenarios are cached per variant)."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way a game is played: its options and number of players (``None``: the default)."""
+
+    name: str
+    options: Options = ()
+    players: int | None = None
+
+    @property
+    def id(self) -> str:
+        parts = [self.name, *(value for _, value in self.options)]
+        if self.players:
+            parts.append(f"{self.players}p")
+        return "-".join(parts)
+
+
+def board_variants() -> tuple[Variant, ...]:
+    """Every board size each rule-book game's options allow, and Elemento with 2, 3 and 4
+    players (issue 21, point 1: every board must fit a phone)."""
+    sizes = {"epaminondas": "board", "nelaxtam": "size", "anti-grid": "board"}
+    found = []
+    for name in BOARD_GAMES:
+        game = engine.game_class(name)
+        key = sizes.get(name)
+        if key is not None:
+            found += [Variant(name, ((key, value),)) for value in game.OPTIONS[key].choices]
+        elif name == "elemento":
+            found += [Variant(name, (), players) for players in (2, 3, 4)]
+        else:
+            found.append(Variant(name))
+    return tuple(found)
+
+
 @functools.cache
-def scenario(name: str) -> Scenario:
+def scenario(name: str, options: Options = (), players: int | None = None) -> Scenario:
     rng = random.Random(SEED)
-    initial = engine.new_game(name).initial_state()
+    initial = engine.new_game(name, dict(options), players).initial_state()
     opening = _past_chance(initial, rng)
     step, mover, move = _act(opening, rng)
     step = Resolution(_past_chance(step.state, rng), step.events)
-    finished = step.state
+    finished = before_end = step.state
     for _ in range(MAX_STEPS):
         if finished.is_over:
             break
-        finished = (
-            _chance(finished, rng) if finished.chance_outcomes() else _act(finished, rng)[0]
-        ).state
+        if finished.chance_outcomes():
+            finished = _chance(finished, rng).state
+        else:
+            before_end, finished = finished, _act(finished, rng)[0].state
     assert finished.is_over, f"{name}: a seeded playout did not end in {MAX_STEPS} steps"
-    return Scenario(name, initial, opening, step, mover, move, finished)
+    return Scenario(name, initial, opening, step, mover, move, finished, before_end)
 
 
 def _receipts(play: Scenario, game_id: int = 17) -> dict[str, Any]:
@@ -104,6 +145,10 @@ def _receipts(play: Scenario, game_id: int = 17) -> dict[str, Any]:
     return {"game_id": game_id, "turn": 1, "seats": seats}
 
 
+def _named_move(play: Scenario) -> str:
+    return f"{play.opening.game.seat_names[play.mover]} {play.move}"
+
+
 def _seat_to_act(state: State) -> int:
     return state.to_act[0] if state.to_act else 0
 
@@ -112,22 +157,38 @@ def _events(events: tuple[Event, ...]) -> list[dict[str, Any]]:
     return [event.to_json() for event in events]
 
 
-def _game(state: State, seat: int | None, game_id: int = 17) -> dict[str, Any]:
+def _game(
+    state: State,
+    seat: int | None,
+    game_id: int = 17,
+    before: State | None = None,
+    move: str = "the last move of a seeded playout",
+) -> dict[str, Any]:
+    """A game's part of a context; with ``before``, the view is the reader's as the service
+    sends it (``service.reader.view_for``): turned for the second seat, the last move marked."""
     players = list(OPPONENT_NAMES[: state.game.players])
     if seat is not None:
         players[seat] = HOSTILE_NAME
+    view = state.view(seat).to_json()
+    if before is not None:
+        squares = changed_squares(before.grid(None), state.grid(None))
+        flip = should_flip(state.game.name, seat, True)
+        view = reader_view(view, flip, f"Last move: {move}", squares)
     return {
         "game_id": game_id,
         "game_url": f"https://pbem.example/games/{game_id}",
         "rules_url": f"https://pbem.example/rules/{state.game.name}",
-        "view": state.view(seat).to_json(),
+        "view": view,
         "players": players,
     }
 
 
-def context(kind: str, name: str) -> dict[str, Any]:
-    """A full context for one mail kind, from the seeded states of game ``name``."""
-    play = scenario(name)
+def context(
+    kind: str, name: str, options: Options = (), players: int | None = None
+) -> dict[str, Any]:
+    """A full context for one mail kind, from the seeded states of game ``name`` (played with
+    ``options`` and ``players``); the mails after a move show the board as the reader's."""
+    play = scenario(name, options, players)
     recipient = _seat_to_act(play.opening)
     after = _seat_to_act(play.step.state)
     base = {
@@ -137,7 +198,10 @@ def context(kind: str, name: str) -> dict[str, Any]:
         "unsubscribe_url": "https://pbem.example/unsubscribe/t0k3n",
     }
     opening = _game(play.opening, recipient)
-    resolved = {**_game(play.step.state, after), "events": _events(play.step.events)}
+    resolved = {
+        **_game(play.step.state, after, before=play.opening, move=_named_move(play)),
+        "events": _events(play.step.events),
+    }
     by_kind: dict[str, dict[str, Any]] = {
         "invitation": {
             **_game(play.initial, None),
@@ -176,7 +240,11 @@ def context(kind: str, name: str) -> dict[str, Any]:
             "hours_left": 5.2,
             "warning": "Miss the next deadline and you forfeit the game (one more miss loses).",
         },
-        "draw_news": {**opening, "actor": 1 - recipient, "news": "offered a draw"},
+        "draw_news": {
+            **opening,
+            "actor": (recipient + 1) % play.initial.game.players,
+            "news": "offered a draw",
+        },
         "move_receipt": {**resolved, "turn": 1, "move": play.move},
         "default_orders": {
             **resolved,
@@ -186,7 +254,7 @@ def context(kind: str, name: str) -> dict[str, Any]:
             "receipts": _receipts(play),
         },
         "game_over": {
-            **_game(play.finished, 0),
+            **_game(play.finished, 0, before=play.before_end),
             "record": _record(play),
             "dice_seed": "d1" * 32 if play.initial.chance_outcomes() else None,
             "commitment": "5e" * 32 if play.initial.chance_outcomes() else None,
@@ -273,7 +341,7 @@ def _league_kinds(play: Scenario) -> dict[str, dict[str, Any]]:
             "message": "Round 3 starts on Monday.\nresign",
         },
         "league_result": {
-            **_game(play.finished, 0),
+            **_game(play.finished, 0, before=play.before_end),
             "league": LEAGUE,
             "actor": OPPONENT_NAMES[1],
             "action": "corrected the result",

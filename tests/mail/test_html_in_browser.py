@@ -1,7 +1,6 @@
 """The HTML mails open in a real browser (headless Chromium) without errors or outside requests.
 
-Needs the Debian package ``chromium`` (``/usr/bin/chromium``) and the Python ``playwright``
-package; never ``playwright install``: the system browser is used. Set
+The browser is ``tests/browser.py``'s (the system Chromium, never ``playwright install``). Set
 ``MAIL_SCREENSHOTS_DIR`` to keep one PNG per game there for a person to look at.
 """
 
@@ -9,46 +8,19 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from service.mail.render import render_email
+from tests.browser import browser
 from tests.mail.scenarios import BOARD_GAMES, context
-from tests.system_tools import require_system_tool
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 MAIL_COLUMN = 640
 """Webmail shows a message in a column about this wide; the board must fit in it."""
-INSTALL_HINT = (
-    "run .ci/run, or install the browser with "
-    "`apt-get update && apt-get install -y chromium` and `pip install -e '.[dev]'`"
-)
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_system_tool(CHROMIUM, INSTALL_HINT)
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail(f"the Python package playwright is missing: {INSTALL_HINT}")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+__all__ = ["browser"]  # the module's Chromium fixture
 
 
 @pytest.mark.parametrize("name", BOARD_GAMES)

@@ -23,6 +23,7 @@ from service.mail.render import (
     NEUTRAL,
     RenderedEmail,
     awaits_viewer,
+    cell_name,
     render_board_html,
     render_board_text,
     render_email,
@@ -154,7 +155,8 @@ def test_html_board_names_every_square(
     for view in views:
         for row in view["grid"]["rows"]:
             for cell in row:
-                assert (cell["title"] or cell["square"]) in page.labels
+                assert cell_name(cell, view["grid"]) in page.labels
+                assert cell_name(cell, view["grid"]).startswith(f"{cell['square']}, ")
 
 
 # --- details that matter to players ------------------------------------------------------------
@@ -181,7 +183,7 @@ def test_unknown_game_and_style_get_a_neutral_look() -> None:
     grid = {"files": ["a"], "ranks": ["1"], "rows": [[cell]], "legend": [["Q", "queen"]]}
     html = render_board_html({**view, "game": "newgame", "grid": grid})
     assert f'bgcolor="{NEUTRAL.square}"' in html
-    assert 'title="a1: a queen on lava"' in html and ">Q</span>" in html
+    assert 'aria-label="a1, a queen on lava"' in html and ">Q</span>" in html
 
 
 @pytest.mark.parametrize("name", engine.names())
@@ -298,7 +300,7 @@ def test_snapshot(file: str, source: str) -> None:
 
 
 class _Page(HTMLParser):
-    """Tags, outside sources and the names (titles) of board squares in an HTML mail."""
+    """Tags, outside sources and the names (``aria-label``) of board squares in an HTML mail."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -317,5 +319,5 @@ class _Page(HTMLParser):
         self.tags.add(tag)
         values = dict(attrs)
         self.sources += [value or "" for key, value in attrs if key in ("src", "srcset")]
-        if tag == "td" and values.get("title"):
-            self.labels.add(values["title"] or "")
+        if tag == "td" and values.get("aria-label"):
+            self.labels.add(values["aria-label"] or "")

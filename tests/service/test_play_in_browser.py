@@ -3,8 +3,7 @@ turn played by clicking through the signed links the players' mails carry, again
 service on a real HTTP server on loopback. Screenshots of each game's page go to
 ``docs/screenshots/``.
 
-Needs ``/usr/bin/chromium`` and the Python package ``playwright`` (the system browser is used,
-never ``playwright install``).
+The browser is ``tests/browser.py``'s (the system Chromium, never ``playwright install``).
 """
 
 from __future__ import annotations
@@ -12,7 +11,6 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,12 +19,11 @@ from werkzeug.serving import make_server
 
 from service import chain, games
 from service.db import Database
-from tests.mail.test_html_in_browser import CHROMIUM, CHROMIUM_ARGS, INSTALL_HINT
+from tests.browser import SCREENSHOTS, browser
 from tests.service.conftest import Client
 from tests.service.test_play_page import play_link, start
-from tests.system_tools import require_system_tool
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+__all__ = ["browser"]  # the module's Chromium fixture
 
 
 @pytest.fixture
@@ -38,19 +35,6 @@ def server(app: Flask) -> Iterator[str]:
     yield f"http://127.0.0.1:{http.server_port}"
     http.shutdown()
     thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_system_tool(CHROMIUM, INSTALL_HINT)
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail(f"the Python package playwright is missing: {INSTALL_HINT}")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def new_page(browser: Any, problems: list[str], base: str) -> Any:

@@ -17,7 +17,7 @@ from service import games, players
 from service.db import Database
 from service.mail import gateway
 from service.mail.models import InboundMessage
-from service.mail.render import LAST_MOVE_COLOUR
+from service.mail.render import LAST_MOVE_MARK
 from service.models import Game, Outbox, Player, Turn
 from tests.service.conftest import Client
 from tests.service.gateway_kit import inbound, latest, mails, make_game, reply, text_of
@@ -304,8 +304,9 @@ def test_the_second_seat_sees_the_board_turned_with_the_last_move_marked(
     ranks = [line.split()[0] for line in lines if line[:4].strip().isdigit() and "|" in line]
     assert ranks[0] == "1" and ranks[-1] == "12"
     html = html_of(bob)
-    assert html.count(f'bgcolor="{LAST_MOVE_COLOUR}"') == 2
-    assert 'title="a1: empty (last move)"' in html and 'title="a3: white stone (last move)"' in html
+    assert html.count(LAST_MOVE_MARK) == 2
+    assert 'aria-label="a1, empty, last move"' in html
+    assert 'aria-label="a3, white stone, last move"' in html
     alice = text_of(parsed(mails(database, ALICE, "game_started")[0]))
     assert any(line.strip().startswith("a b c") for line in alice.splitlines())
     set_preferences(database, BOB, board_flip=False)

@@ -21,7 +21,7 @@ from sqlalchemy import select
 from service import db
 from service.db import Database
 from service.mail.models import InboundMessage
-from service.mail.render import LAST_MOVE_COLOUR
+from service.mail.render import LAST_MOVE_MARK
 from service.mail.smtpd import Listener
 from service.models import Base, Game, Turn, utcnow
 from tests.service.gateway_kit import game_row, make_game, reply, text_of
@@ -157,7 +157,7 @@ def test_a_two_player_mail_conversation(
             assert header.split()[0] == "n"
             assert "Last move (turn 1): White a1-a3 (marked < and ^)" in board
             assert next(line for line in lines if line.startswith("  1 |")).endswith("<")
-            assert html_of(moved).count(f'bgcolor="{LAST_MOVE_COLOUR}"') == 2
+            assert html_of(moved).count(LAST_MOVE_MARK) == 2
 
             # mistakes: answered up to the limit, the last answer announcing it
             for count in range(1, PER_HOUR + 2):

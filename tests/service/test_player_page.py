@@ -11,7 +11,7 @@ import pytest
 
 from service.db import Database
 from service.leagues import ratings
-from tests.mail.test_html_in_browser import CHROMIUM, CHROMIUM_ARGS, INSTALL_HINT
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, INSTALL_HINT
 from tests.service.conftest import Client, new_player
 from tests.service.test_api import start
 from tests.service.test_web import HOSTILE, page, served  # noqa: F401  (served: a fixture)

@@ -13,7 +13,7 @@ from flask import Flask
 from werkzeug.serving import make_server
 
 from service.mail.links import settings_token
-from tests.mail.test_html_in_browser import CHROMIUM, CHROMIUM_ARGS, INSTALL_HINT
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, INSTALL_HINT
 from tests.service.conftest import Client, new_player
 from tests.service.test_api import start
 from tests.system_tools import require_system_tool
