@@ -45,7 +45,7 @@ from service.mail.links import settings_token
 from service.mail.play_links import play_token
 from service.mail.render import KINDS, duration, render_email
 from service.models import Game, Order, Outbox, Player, Turn, utcnow
-from service.reader import forfeit_lines, view_for
+from service.reader import ended_off_board, forfeit_lines, view_for
 
 log = logging.getLogger(__name__)
 
@@ -207,10 +207,7 @@ def game_context(
 def view_json(game: Game, state: State, seat: int | None) -> dict[str, Any]:
     """``state.view(seat)``; a game ended off the board (resigned, drawn, forfeited, lost on
     time) carries the service's result as the view's outcome."""
-    view = state.view(seat).to_json()
-    if view["outcome"] is None and game.result is not None:
-        view["outcome"] = game.result
-    return view
+    return ended_off_board(state.view(seat).to_json(), game)
 
 
 def play_url(settings: Settings, game: Game, reader: Player | None, seat: int | None) -> str | None:
@@ -329,11 +326,11 @@ def turn_result(
         elif played is not None and played.seat != seat.seat:
             kind = "opponent_moved"
             context = {"mover": played.seat, "move": played.parsed, "events": told}
-        elif (
-            played is not None
-            and played.channel != "conditional"
-            and seat.player.own_copy != "full"
-        ):
+        elif played is not None and (
+            played.channel == "conditional" or seat.player.own_copy == "full"
+        ):  # the mover's own full copy: "You played ...", never "Turn 4 resolved"
+            context |= {"move": played.parsed, "conditional": played.channel == "conditional"}
+        elif played is not None:
             if seat.player.own_copy == "none":
                 continue
             kind, context = "move_receipt", {"turn": turn, "move": played.parsed}

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -630,7 +631,7 @@ class _Handling:
         status = PROCESSED if worked else REJECTED
         if failed:
             received = "\n".join(d.command.line for d in failed)
-            error = "; ".join(d.text for d in failed)
+            error = _one_valid_list([d.text for d in failed])
             others = self._report([d for d in self.done if d.ok], ignored=False)
             sent = _error_reply(
                 self.session,
@@ -716,6 +717,17 @@ class _Handling:
 def _noted(command: Command) -> str:
     """What a move's reading adds to the answer: " (you took back 'd1-d4')", or ""."""
     return f" ({command.note})" if command.kind is Kind.MOVE and command.note else ""
+
+
+_VALID_HERE = re.compile(r"\. Valid here: .*$", re.DOTALL)
+
+
+def _one_valid_list(errors: Sequence[str]) -> str:
+    """The errors of one reply joined; the engine's "Valid here: ..." list only once, on the
+    last error that has it (issue 21, point 4: an error reply listed it twice)."""
+    last = max((n for n, text in enumerate(errors) if _VALID_HERE.search(text)), default=-1)
+    kept = [text if n == last else _VALID_HERE.sub("", text) for n, text in enumerate(errors)]
+    return "; ".join(kept)
 
 
 def _wants_no_copy(player: Player, worked: Sequence[_Done]) -> bool:

@@ -88,6 +88,7 @@ from zoneinfo import ZoneInfo
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from service.mail.extract import REPLY_MARKER
+from service.wording import options_in_words
 
 Players = Sequence[str | None] | None
 """Display names by seat (``None`` for an open seat), or ``None`` outside a game."""
@@ -508,6 +509,7 @@ def _environment() -> Environment:
         piece_css=piece_css,
         legend=legend,
         LAST_MOVE_COLOUR=LAST_MOVE_COLOUR,
+        options_in_words=options_in_words,
     )
     return environment
 
