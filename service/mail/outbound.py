@@ -92,7 +92,8 @@ class _Policy(EmailPolicy):
     def fold(self, name: str, value: str) -> str:
         if name.lower() == "subject":
             return fold_subject(value).replace("\n", self.linesep)
-        return super().fold(name, value)
+        folded: str = super().fold(name, value)
+        return folded
 
     def fold_binary(self, name: str, value: str) -> bytes:
         if name.lower() == "subject":

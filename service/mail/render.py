@@ -54,6 +54,9 @@ game_over          GAME, ``record`` (compact game record text), ``dice_seed`` (h
 error_reply        ``received`` (what was read), ``error`` (the engine's message), and GAME
                    whose values may all be None when the mail belonged to no game
 help               GAME, whose values may all be None outside a game
+reply_receipt      GAME, ``turn``, ``deadline``, ``headline`` (what was done, in a few
+                   words: ``Draw offer declined``): the answer to a reply that played no
+                   move, or whose move brought its author no mail of its own
 confirm_resign     GAME, ``said`` (what the player wrote, quoted): a reply that spoke of
                    resigning with doubt; nothing was done, and it asks for ``resign`` alone
 digest             ``date`` (aware datetime), ``games``: a list of GAME mappings each with
@@ -114,6 +117,7 @@ KINDS: Mapping[str, tuple[str, ...]] = {
     "game_over": (*GAME, "record", "dice_seed", "commitment", "receipts"),
     "error_reply": (*GAME, "received", "error"),
     "help": GAME,
+    "reply_receipt": (*GAME, "turn", "deadline", "headline"),
     "confirm_resign": (*GAME, "said"),
     "digest": ("date", "games"),
     "vacation": (*GAME, "away", "until", "deadline"),
@@ -157,6 +161,11 @@ def render_email(kind: str, context: Mapping[str, Any]) -> RenderedEmail:
         text=_tidy_text(_render(f"{kind}/text.txt", values)),
         html=_render(f"{kind}/html.html", values),
     )
+
+
+def render_subject(kind: str, context: Mapping[str, Any]) -> str:
+    """The subject alone of one message kind (what a mail that carries several says of each)."""
+    return one_line(_render(f"{kind}/subject.txt", context))
 
 
 def render_board_html(view_json: Mapping[str, Any]) -> str:

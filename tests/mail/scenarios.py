@@ -197,6 +197,12 @@ def context(kind: str, name: str) -> dict[str, Any]:
             "error": "illegal move 'b2-b4': no piece of yours stands on b2 (C-2)",
         },
         "help": opening,
+        "reply_receipt": {
+            **opening,
+            "turn": 1,
+            "deadline": DEADLINE,
+            "headline": "Draw offer declined",
+        },
         "confirm_resign": {**opening, "said": "'Should I resign? <b>Hmm</b>'"},
         "digest": {
             "date": DEADLINE,
