@@ -126,6 +126,7 @@ def _write(
     now: datetime | None,
     merged: Sequence[_Pending] = (),
     report: str | None = None,
+    done: Sequence[str] = (),
 ) -> Outbox | None:
     """Render and store one mail (see :func:`queue_mail`). ``merged``: the gathered mails to
     the same reader about the same game that this one carries (:func:`release`): their
@@ -156,6 +157,8 @@ def _write(
         news = [_summary(session, item) for item in merged]
         prefix = rendered.subject.partition("] ")[0] + "] " if "] " in rendered.subject else ""
         rendered = replace(rendered, subject=prefix + "; ".join(news))
+    if done:
+        rendered = replace(rendered, subject="; ".join([rendered.subject, *done]))
     row = Outbox(
         key=key,
         game_id=game.id if game else None,
@@ -236,23 +239,42 @@ def holds_for(session: Session, player: Player, game: Game) -> bool:
 
 def release(
     session: Session,
-    answer: tuple[Player, Game, str, str | None] | None = None,
+    answer: tuple[Player, Game, str, str | None, Sequence[str]] | None = None,
 ) -> list[Outbox]:
     """Write the held mails, one per reader and game, and stop holding. The one of each group
     that ranks highest (``RANK``) is written, rendered now (the board as the reply left it),
     with the others' news: their subjects join its subject and its body lists them.
-    ``answer``: (player, game, report, Message-ID) of the reply that caused them; that
-    player's mail about that game answers it and says what was done with each line."""
+    ``answer``: (player, game, report, Message-ID, what else was done) of the reply that
+    caused them; that player's mail about that game answers it, says what was done with each
+    line, and its subject names what else was done (``draw offered``)."""
     held: list[_Pending] = session.info.pop(GATHERING, None) or []
     groups: dict[tuple[int, int], list[_Pending]] = {}
     for item in held:
         groups.setdefault((item.to.id, item.game.id), []).append(item)
     written = []
     for (player_id, game_id), items in groups.items():
+        if items[0].to.notify == "digest" and len(items) > 1:
+            # A digest reader's game news waits for the digest, the rest goes at once: unmerged.
+            for item in items[:-1]:
+                row = _write(
+                    session,
+                    item.kind,
+                    item.to,
+                    item.game,
+                    item.context,
+                    item.key,
+                    None,
+                    item.reply_to,
+                    item.now,
+                )
+                if row is not None:
+                    written.append(row)
+            items = items[-1:]
         main = max(reversed(items), key=lambda item: RANK.get(item.kind, 1))
         report, in_reply_to = None, None
+        done: Sequence[str] = ()
         if answer is not None and (answer[0].id, answer[1].id) == (player_id, game_id):
-            report, in_reply_to = answer[2], answer[3] or None
+            report, in_reply_to, done = answer[2], answer[3] or None, answer[4]
         row = _write(
             session,
             main.kind,
@@ -265,6 +287,7 @@ def release(
             main.now,
             merged=items if len(items) > 1 else (),
             report=report,
+            done=done,
         )
         if row is not None:
             written.append(row)

@@ -646,7 +646,9 @@ class _Handling:
         failed = [d for d in self.done if not d.ok]
         worked = [d for d in self.done if d.ok and d.command.kind is not Kind.IGNORED]
         status = PROCESSED if worked else REJECTED
-        answer = (player, game, report, self.reply.message_id)
+        besides = [d.headline for d in worked if d.headline and not d.self_notifying]
+        also_done = [line[:1].lower() + line[1:] for line in dict.fromkeys(besides)]
+        answer = (player, game, report, self.reply.message_id, also_done)
         if failed:
             received = "\n".join(d.command.line for d in failed)
             error = _one_valid_list([d.text for d in failed])

@@ -59,7 +59,9 @@ def test_a_move_a_draw_offer_and_an_if_line_give_one_mail_to_each_player(
     assert "'a1-a3': played a1-a3" in said
     assert "'draw': draw offered" in said
     assert "conditional moves set" in said and "if a11-a10 then b1-b3" in said
-    assert "You played a1-a3" in subject(answer)
+    assert subject(answer).endswith(
+        "You played a1-a3 (turn 1); draw offered; conditional moves set"
+    )
 
     (news,) = since(database, before, BOB)
     assert news.kind == "opponent_moved"
@@ -97,6 +99,17 @@ def test_a_draw_offer_in_a_later_mail_comes_in_a_mail_of_its_own(database: Datab
     (receipt,) = since(database, before, ALICE)
     assert receipt.kind == "reply_receipt"
     assert subject(receipt).endswith("Draw offered (Black to move)")
+
+
+def test_a_digest_reader_still_hears_of_a_draw_offer_at_once(database: Database) -> None:
+    """Issue 21, point 5, for a player who chose the daily digest: the move waits for the
+    digest, the draw offer made in the same reply is not held with it."""
+    game_id, _, _ = make_game(database, game="epaminondas")
+    set_preferences(database, BOB, notify="digest")
+    before = mark(database)
+    send(database, ALICE, game_id, "a1-a3\ndraw")
+    kinds = [row.kind for row in since(database, before, BOB)]
+    assert kinds == ["held:opponent_moved", "draw_news"]
 
 
 # -- point 4: mails that said the wrong thing ------------------------------------------------
