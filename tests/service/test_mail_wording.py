@@ -5,6 +5,7 @@ next mails parsed back from the outbox."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from sqlalchemy import func, select
 
@@ -12,6 +13,7 @@ from service import players
 from service.db import Database
 from service.mail.render import CSS
 from service.models import Outbox
+from tests.browser import browser, in_view_horizontally, open_html  # noqa: F401
 from tests.service.conftest import Client
 from tests.service.gateway_kit import latest, mails, make_game, text_of
 from tests.service.test_leagues_api import games_of, outbox, running
@@ -283,3 +285,21 @@ def test_the_standings_mail_of_a_scheduled_league_says_when_the_next_round_start
     for row in later:
         text = " ".join(text_of(parsed(row)).split())
         assert re.search(r"The next round starts on \w{3} \d+ \w{3} \d{4}, \d\d:\d\d", text)
+
+
+def test_the_merged_mail_reads_in_a_phone_browser(database: Database, browser: Any) -> None:  # noqa: F811
+    """Issue 21, points 4 and 5, as the opponent's phone shows them: one mail with the move
+    and the draw offer, and the play link as the one big button, in view at 390 px."""
+    game_id, _, _ = make_game(database, game="epaminondas")
+    send(database, ALICE, game_id, "a1-a3\ndraw")
+    page = open_html(browser, html_of(latest(database, BOB, game_id)), 390)
+    try:
+        shown = " ".join(page.inner_text("body").split())
+        assert "News in this mail besides what follows: Alice (White) offered a draw" in shown
+        assert "Alice (White) played a1-a3" in shown
+        assert "Draw offer: Alice (White) offers a draw" in shown
+        button = page.get_by_role("link", name="Play your move in the browser")
+        assert button.is_visible()
+        assert in_view_horizontally(page, f'a[style="{CSS["button"]}"]') == []
+    finally:
+        page.close()
