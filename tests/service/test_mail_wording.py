@@ -287,7 +287,10 @@ def test_the_standings_mail_of_a_scheduled_league_says_when_the_next_round_start
         assert re.search(r"The next round starts on \w{3} \d+ \w{3} \d{4}, \d\d:\d\d", text)
 
 
-def test_the_merged_mail_reads_in_a_phone_browser(database: Database, browser: Any) -> None:  # noqa: F811
+def test_the_merged_mail_reads_in_a_phone_browser(
+    database: Database,
+    browser: Any,  # noqa: F811  (the fixture imported above)
+) -> None:
     """Issue 21, points 4 and 5, as the opponent's phone shows them: one mail with the move
     and the draw offer, and the play link as the one big button, in view at 390 px."""
     game_id, _, _ = make_game(database, game="epaminondas")
