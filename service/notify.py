@@ -233,8 +233,29 @@ def forget_since(session: Session, mark: int) -> None:
 
 def holds_for(session: Session, player: Player, game: Game) -> bool:
     """Whether a held mail goes to ``player`` about ``game``."""
+    return bool(_held_for(session, player, game))
+
+
+def held_news(session: Session, player: Player, game: Game) -> list[str] | None:
+    """What the mails held for ``player`` about ``game`` say (each its subject, without the
+    prefix), for another answer to carry instead (:func:`drop`); None when there are none,
+    or when one must go as it is (a game-over mail, with the record and the dice seed)."""
+    theirs = _held_for(session, player, game)
+    if not theirs or any(item.kind == "game_over" for item in theirs):
+        return None
+    return [_summary(session, item) for item in theirs]
+
+
+def drop(session: Session, player: Player, game: Game) -> None:
+    """Forget the mails held for ``player`` about ``game``: another answer carries them."""
     held: list[_Pending] = session.info.get(GATHERING) or []
-    return any(item.to.id == player.id and item.game.id == game.id for item in held)
+    theirs = _held_for(session, player, game)
+    held[:] = [item for item in held if item not in theirs]
+
+
+def _held_for(session: Session, player: Player, game: Game) -> list[_Pending]:
+    held: list[_Pending] = session.info.get(GATHERING) or []
+    return [item for item in held if (item.to.id, item.game.id) == (player.id, game.id)]
 
 
 def release(

@@ -653,6 +653,8 @@ class _Handling:
             received = "\n".join(d.command.line for d in failed)
             error = _one_valid_list([d.text for d in failed])
             others = self._report([d for d in self.done if d.ok], ignored=False)
+            # The error reply is the one answer: it carries the author's own news too.
+            held = notify.held_news(self.session, player, game)
             sent = _error_reply(
                 self.session,
                 self.settings,
@@ -665,7 +667,10 @@ class _Handling:
                 self.reply.message_id,
                 done=bool(worked),
                 ignored=ignored_line(self.ignored),
+                also=held or [],
             )
+            if sent and held:
+                notify.drop(self.session, player, game)
             notify.release(self.session, answer)
             return status, report + ("" if sent else "\n(error reply not sent: rate limit)")
         unsure = next((d for d in worked if d.command.kind is Kind.CONFIRM), None)
@@ -836,6 +841,7 @@ def _error_reply(
     *,
     done: bool = False,
     ignored: str = "",
+    also: Sequence[str] = (),
 ) -> bool:
     """One error reply unless the address had too many lately; whether it was queued."""
     address = to if isinstance(to, str) else (to.address or "")
@@ -854,6 +860,8 @@ def _error_reply(
         "done": done,
         "ignored": ignored,
     }
+    if also:
+        context["also"] = list(also)
     _queue(session, "error_reply", to, game, context, answering, reply_to)
     return True
 

@@ -103,6 +103,24 @@ def test_a_draw_offer_in_a_later_mail_comes_in_a_mail_of_its_own(database: Datab
     assert subject(receipt).endswith("Draw offered (Black to move)")
 
 
+def test_a_reply_with_a_move_and_a_failed_line_gets_one_error_reply(database: Database) -> None:
+    """Issue 21, point 5, when part of a reply fails: its author gets one answer, the error
+    reply, which says the rest was done and carries the news of the move; the opponent one
+    mail."""
+    game_id, _, _ = make_game(database, game="epaminondas")
+    before = mark(database)
+    sent = send(database, ALICE, game_id, "a1-a3\ndecline")
+    assert sent.status == "processed", sent.result
+    (answer,) = since(database, before, ALICE)
+    assert answer.kind == "error_reply"
+    text = text_of(parsed(answer))
+    assert "- You played a1-a3 (turn 1)" in text
+    assert "'a1-a3': played a1-a3" in text
+    assert "The rest was done" in " ".join(text.split())
+    (news,) = since(database, before, BOB)
+    assert news.kind == "opponent_moved"
+
+
 def test_a_digest_reader_still_hears_of_a_draw_offer_at_once(database: Database) -> None:
     """Issue 21, point 5, for a player who chose the daily digest: the move waits for the
     digest, the draw offer made in the same reply is not held with it."""
