@@ -11,6 +11,11 @@ see ``service/digest.py``) or ``none``. A held row stays in the outbox with ``ki
 ``held:<kind>`` until the digest that carries it is queued; then it is marked sent. Answers to
 a player's own mail (error replies, help, receipts) are never held nor suppressed.
 
+While the mail gateway plays a player's reply, the game mails it causes are held
+(:func:`gather`) and written at its end (:func:`release`), one per reader and game: the move,
+the draw offer and the conditional move it set off reach the opponent in one mail, and the
+author's mail answers the reply, saying what was done with each line.
+
 Sending is at-least-once and idempotent per outbox row: the row is locked, skipped when
 already sent, and a failure is recorded (attempts, error, next attempt) rather than lost.
 """

@@ -14,8 +14,10 @@ player's addresses, a From that ``authentication.py`` believes (DMARC, SPF, DKIM
 envelope sender). Everything else changes nothing. The reply is read by ``reading.py``
 (the game, through ``games.action_reader``, decides which text is the move) and its commands
 run in order through the service layer; the player gets one answer saying what was done with
-each and which lines were ignored, except that mail which looks machine-sent is never
-answered (no loops) and error replies to one address are rate-limited.
+each and which lines were ignored, and each other player one mail with everything the reply
+did (``notify.gather``/``notify.release``: a move, a draw offer and the conditional move it
+set off arrive together), except that mail which looks machine-sent is never answered (no
+loops) and error replies to one address are rate-limited.
 
 A reply to a league invitation comes to the player's league address instead (a second kind
 of token, naming the league and the player). After the same checks, it must hold one clear

@@ -37,7 +37,9 @@ orders_received    GAME, ``turn``, ``orders`` (the orders as read, canonical tex
                    ``receipt`` (hex hash of the sealed orders), ``deadline``
 turn_resolved      GAME, ``turn`` (the turn just resolved), ``events`` (``Event.to_json()``
                    list), ``deadline`` (of the next turn), ``receipts`` (a sealed turn's
-                   orders, salts and receipts: ``service.receipts.revealed``)
+                   orders, salts and receipts: ``service.receipts.revealed``); to the
+                   mover of an alternating game also ``move`` and ``conditional`` (bool):
+                   "You played a1-a3", never "Turn 4 resolved"
 opponent_moved     GAME, ``mover`` (seat), ``move`` (text), ``events``, ``deadline``
 reminder           GAME, ``turn``, ``deadline``, ``hours_left`` (float: the real time left),
                    ``warning`` (what a miss costs: the forfeit count of a sealed game, the
