@@ -316,7 +316,7 @@ def test_the_merged_mail_reads_in_a_phone_browser(
     page = open_html(browser, html_of(latest(database, BOB, game_id)), 390)
     try:
         shown = " ".join(page.inner_text("body").split())
-        assert "News in this mail besides what follows: Alice (White) offered a draw" in shown
+        assert "Also in this mail: Alice (White) offered a draw" in shown
         assert "Alice (White) played a1-a3" in shown
         assert "Draw offer: Alice (White) offers a draw" in shown
         button = page.get_by_role("link", name="Play your move in the browser")
