@@ -40,7 +40,7 @@ PHRASES: Mapping[tuple[str, str], Phrase] = {
         "turned": "dice turned, not rolled",
     }.get(value, f"dice {value}"),
     ("nelaxtam", "size"): _square,
-    ("nelaxtam", "sea"): lambda value: f"sea landings {value}",
+    ("nelaxtam", "sea"): lambda value: f"{value} of the 5 troops land by sea",
     ("nelaxtam", "variant"): lambda value: f"{value} variant",
 }
 """Words for one option value, per (game, option key)."""

@@ -9,10 +9,13 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+import engine
+from engine import registry
 from service import players
 from service.db import Database
 from service.mail.render import CSS
 from service.models import Outbox
+from service.wording import options_in_words
 from tests.browser import browser, in_view_horizontally, open_html  # noqa: F401
 from tests.service.conftest import Client
 from tests.service.gateway_kit import latest, mails, make_game, text_of
@@ -324,3 +327,13 @@ def test_the_merged_mail_reads_in_a_phone_browser(
         assert in_view_horizontally(page, f'a[style="{CSS["button"]}"]') == []
     finally:
         page.close()
+
+
+def test_every_game_says_its_options_in_words() -> None:
+    """Issue 21, point 4: no game's options read as raw keys, whatever their values."""
+    for name in engine.names():
+        for key, option in registry.game_class(name).OPTIONS.items():
+            for value in option.choices:
+                words = options_in_words(name, {key: value})
+                assert words and "_" not in words and "=" not in words, (name, key, words)
+                assert words[0].isupper() or words[0].isdigit(), words
