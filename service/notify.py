@@ -11,6 +11,11 @@ see ``service/digest.py``) or ``none``. A held row stays in the outbox with ``ki
 ``held:<kind>`` until the digest that carries it is queued; then it is marked sent. Answers to
 a player's own mail (error replies, help, receipts) are never held nor suppressed.
 
+While the mail gateway plays a player's reply, the game mails it causes are held
+(:func:`gather`) and written at its end (:func:`release`), one per reader and game: the move,
+the draw offer and the conditional move it set off reach the opponent in one mail, and the
+author's mail answers the reply, saying what was done with each line.
+
 Sending is at-least-once and idempotent per outbox row: the row is locked, skipped when
 already sent, and a failure is recorded (attempts, error, next attempt) rather than lost.
 """
@@ -25,6 +30,7 @@ import os
 import smtplib
 import ssl
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import parseaddr
@@ -43,9 +49,9 @@ from service.mail.addresses import make_reply_address
 from service.mail.calendar import deadline_event
 from service.mail.links import settings_token
 from service.mail.play_links import play_token
-from service.mail.render import KINDS, duration, render_email
+from service.mail.render import KINDS, duration, render_email, render_subject
 from service.models import Game, Order, Outbox, Player, Turn, utcnow
-from service.reader import forfeit_lines, view_for
+from service.reader import ended_off_board, forfeit_lines, view_for
 
 log = logging.getLogger(__name__)
 
@@ -62,12 +68,9 @@ DIGESTED = frozenset(
 )
 """Game news a digest reader gets once a day; the rest (reminders, game over, answers to their
 own mail) is worth a mail of its own."""
-ANSWERS = frozenset({"error_reply", "help", "confirm_resign"})
+ANSWERS = frozenset({"error_reply", "help", "confirm_resign", "reply_receipt"})
 """Kinds that answer a player's mail: ``Auto-Submitted: auto-replied``, sent whatever the
 preference (so is any mail queued with ``in_reply_to``)."""
-ANSWERING = "pbem.answering"
-"""``session.info`` key the mail gateway sets while it plays a player's mail: ((player id,
-game id), report, Message-ID); mails to that player about that game carry the report."""
 DEADLINE_KINDS = frozenset({"game_started", "your_turn", "reminder", "orders_received"})
 """Kinds that carry the deadline as an ``.ics`` event when the game is timed."""
 
@@ -108,6 +111,31 @@ def queue_mail(
         raise ValueError(f"no mail kind {kind!r}; known: {', '.join(KINDS)}")
     if "view" in context:
         raise ValueError("queue_mail draws the reader's view itself; pass no 'view'")
+    answering = in_reply_to is not None or kind in ANSWERS
+    gathered = session.info.get(GATHERING)
+    if gathered is not None and isinstance(to, Player) and game is not None and not answering:
+        gathered.append(_Pending(kind, to, game, dict(context), key, reply_to, now))
+        return None
+    return _write(session, kind, to, game, context, key, in_reply_to, reply_to, now)
+
+
+def _write(
+    session: Session,
+    kind: str,
+    to: Player | str,
+    game: Game | None,
+    context: Mapping[str, Any],
+    key: str | None,
+    in_reply_to: str | None,
+    reply_to: str | None,
+    now: datetime | None,
+    merged: Sequence[_Pending] = (),
+    report: str | None = None,
+    done: Sequence[str] = (),
+) -> Outbox | None:
+    """Render and store one mail (see :func:`queue_mail`). ``merged``: the gathered mails to
+    the same reader about the same game that this one carries (:func:`release`): their
+    subjects join this one's, in the order they happened, and the body lists them."""
     player = to if isinstance(to, Player) else None
     address = player.address if player is not None else str(to)
     answering = in_reply_to is not None or kind in ANSWERS
@@ -124,12 +152,18 @@ def queue_mail(
         **game_context(session, settings, game, player, kind),
         **context,
     }
-    answer = session.info.get(ANSWERING)
-    if answer and player is not None and game is not None and answer[0] == (player.id, game.id):
-        # The mail a player's own move causes answers their mail: it says what was read.
-        values.setdefault("report", answer[1])
-        in_reply_to = in_reply_to or answer[2] or None
+    if report is not None:
+        values["report"] = report
+    others = [item for item in merged if item.context is not context]
+    if others:
+        values["also"] = [_summary(session, item) for item in others]
     rendered = render_email(kind, values)
+    if merged:
+        news = [_summary(session, item) for item in merged]
+        prefix = rendered.subject.partition("] ")[0] + "] " if "] " in rendered.subject else ""
+        rendered = replace(rendered, subject=prefix + "; ".join(news))
+    if done:
+        rendered = replace(rendered, subject="; ".join([rendered.subject, *done]))
     row = Outbox(
         key=key,
         game_id=game.id if game else None,
@@ -152,6 +186,150 @@ def queue_mail(
     else:
         enqueue(session, SEND_TASK, row.id)
     return row
+
+
+# -- one reply, one mail per reader -----------------------------------------------------------
+
+GATHERING = "pbem.gathering"
+"""``session.info`` key: while set (:func:`gather`), game mails to players are held in memory
+and written by :func:`release`, one per reader and game."""
+RANK = {
+    "game_over": 4,
+    **dict.fromkeys(
+        ("turn_resolved", "default_orders", "opponent_moved", "move_receipt", "game_started"), 3
+    ),
+    "your_turn": 2,
+}
+"""Which gathered mail carries the others: the highest rank, the latest among equals (it
+was written against the newest turn); the rest (draw news, vacations) rank 1."""
+
+
+@dataclass
+class _Pending:
+    """A game mail gathered for :func:`release`: the arguments of :func:`queue_mail`."""
+
+    kind: str
+    to: Player
+    game: Game
+    context: dict[str, Any]
+    key: str | None
+    reply_to: str | None
+    now: datetime | None
+
+
+def gather(session: Session) -> None:
+    """Hold the game mails to players queued from now on until :func:`release`: what one
+    player's reply causes (their move, a draw offer, a conditional move it set off) reaches
+    each reader as one mail (issue 21, point 5). Answers to a player's mail are not held."""
+    session.info[GATHERING] = []
+
+
+def gathered(session: Session) -> int:
+    """How many mails are held now (a mark for :func:`forget_since`)."""
+    return len(session.info.get(GATHERING) or [])
+
+
+def forget_since(session: Session, mark: int) -> None:
+    """Drop the mails held after ``mark``: the act that queued them was rolled back."""
+    held = session.info.get(GATHERING)
+    if held is not None:
+        del held[mark:]
+
+
+def holds_for(session: Session, player: Player, game: Game) -> bool:
+    """Whether a held mail goes to ``player`` about ``game``."""
+    return bool(_held_for(session, player, game))
+
+
+def held_news(session: Session, player: Player, game: Game) -> list[str] | None:
+    """What the mails held for ``player`` about ``game`` say (each its subject, without the
+    prefix), for another answer to carry instead (:func:`drop`); None when there are none,
+    or when one must go as it is (a game-over mail, with the record and the dice seed)."""
+    theirs = _held_for(session, player, game)
+    if not theirs or any(item.kind == "game_over" for item in theirs):
+        return None
+    return [_summary(session, item) for item in theirs]
+
+
+def drop(session: Session, player: Player, game: Game) -> None:
+    """Forget the mails held for ``player`` about ``game``: another answer carries them."""
+    held: list[_Pending] = session.info.get(GATHERING) or []
+    theirs = _held_for(session, player, game)
+    held[:] = [item for item in held if item not in theirs]
+
+
+def _held_for(session: Session, player: Player, game: Game) -> list[_Pending]:
+    held: list[_Pending] = session.info.get(GATHERING) or []
+    return [item for item in held if (item.to.id, item.game.id) == (player.id, game.id)]
+
+
+def release(
+    session: Session,
+    answer: tuple[Player, Game, str, str | None, Sequence[str]] | None = None,
+) -> list[Outbox]:
+    """Write the held mails, one per reader and game, and stop holding. The one of each group
+    that ranks highest (``RANK``) is written, rendered now (the board as the reply left it),
+    with the others' news: their subjects join its subject and its body lists them.
+    ``answer``: (player, game, report, Message-ID, what else was done) of the reply that
+    caused them; that player's mail about that game answers it, says what was done with each
+    line, and its subject names what else was done (``draw offered``)."""
+    held: list[_Pending] = session.info.pop(GATHERING, None) or []
+    groups: dict[tuple[int, int], list[_Pending]] = {}
+    for item in held:
+        groups.setdefault((item.to.id, item.game.id), []).append(item)
+    written = []
+    for (player_id, game_id), items in groups.items():
+        if items[0].to.notify == "digest" and len(items) > 1:
+            # A digest reader's game news waits for the digest, the rest goes at once: unmerged.
+            for item in items[:-1]:
+                row = _write(
+                    session,
+                    item.kind,
+                    item.to,
+                    item.game,
+                    item.context,
+                    item.key,
+                    None,
+                    item.reply_to,
+                    item.now,
+                )
+                if row is not None:
+                    written.append(row)
+            items = items[-1:]
+        main = max(reversed(items), key=lambda item: RANK.get(item.kind, 1))
+        report, in_reply_to = None, None
+        done: Sequence[str] = ()
+        if answer is not None and (answer[0].id, answer[1].id) == (player_id, game_id):
+            report, in_reply_to, done = answer[2], answer[3] or None, answer[4]
+        row = _write(
+            session,
+            main.kind,
+            main.to,
+            main.game,
+            main.context,
+            main.key,
+            in_reply_to,
+            main.reply_to,
+            main.now,
+            merged=items if len(items) > 1 else (),
+            report=report,
+            done=done,
+        )
+        if row is not None:
+            written.append(row)
+    return written
+
+
+def _summary(session: Session, item: _Pending) -> str:
+    """What a gathered mail says in its subject, without the ``[pbem #1 Game]`` prefix."""
+    settings = settings_of(session)
+    values = {
+        **reader_context(settings, item.to, item.to.address or ""),
+        **game_context(session, settings, item.game, item.to, item.kind),
+        **item.context,
+    }
+    subject = render_subject(item.kind, values)
+    return subject.partition("] ")[2] or subject
 
 
 def settings_of(session: Session) -> Settings:
@@ -214,10 +392,7 @@ def game_context(
 def view_json(game: Game, state: State, seat: int | None) -> dict[str, Any]:
     """``state.view(seat)``; a game ended off the board (resigned, drawn, forfeited, lost on
     time) carries the service's result as the view's outcome."""
-    view = state.view(seat).to_json()
-    if view["outcome"] is None and game.result is not None:
-        view["outcome"] = game.result
-    return view
+    return ended_off_board(state.view(seat).to_json(), game)
 
 
 def play_url(settings: Settings, game: Game, reader: Player | None, seat: int | None) -> str | None:
@@ -336,11 +511,11 @@ def turn_result(
         elif played is not None and played.seat != seat.seat:
             kind = "opponent_moved"
             context = {"mover": played.seat, "move": played.parsed, "events": told}
-        elif (
-            played is not None
-            and played.channel != "conditional"
-            and seat.player.own_copy != "full"
-        ):
+        elif played is not None and (
+            played.channel == "conditional" or seat.player.own_copy == "full"
+        ):  # the mover's own full copy: "You played ...", never "Turn 4 resolved"
+            context |= {"move": played.parsed, "conditional": played.channel == "conditional"}
+        elif played is not None:
             if seat.player.own_copy == "none":
                 continue
             kind, context = "move_receipt", {"turn": turn, "move": played.parsed}

@@ -25,9 +25,7 @@ def view_for(
     session: Session, game: Game, state: State, seat: int | None, reader: Player | None
 ) -> dict[str, Any]:
     """The reader's view of ``game`` for a mail (``state``: the game's current state)."""
-    view = state.view(seat).to_json()
-    if view["outcome"] is None and game.result is not None:
-        view["outcome"] = game.result
+    view = ended_off_board(state.view(seat).to_json(), game)
     text, squares = last_move(session, game, state)
     flip = should_flip(game.name, seat, reader.board_flip if reader is not None else False)
     shown = reader_view(view, flip, text, squares)
@@ -35,6 +33,17 @@ def view_for(
     shown["warnings"] = forfeit_lines(game, state, seat)
     shown["board_text"] = reader.board_text if reader is not None else "grid"
     return shown
+
+
+def ended_off_board(view: dict[str, Any], game: Game) -> dict[str, Any]:
+    """A game ended off the board (resigned, drawn, forfeited, lost on time) carries the
+    service's result as the view's outcome and status, and nobody is to move any more
+    (issue 21, point 4: the game-over mail said "Black to move")."""
+    if view["outcome"] is None and game.result is not None:
+        view["outcome"] = game.result
+        view["status"] = f"Game over: {game.result['result']} ({game.result['reason']})"
+        view["to_act"] = []
+    return view
 
 
 def last_move(session: Session, game: Game, state: State) -> tuple[str | None, list[str]]:

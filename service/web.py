@@ -30,6 +30,7 @@ from service.leagues import ratings
 from service.mail.links import read_settings_token
 from service.mail.render import render_board_html
 from service.models import BOARD_TEXT, NOTIFY, OWN_COPY, Game, Player, Seat, Turn
+from service.wording import options_in_words
 
 blueprint = Blueprint("web", __name__, template_folder="web_templates")
 MAX_ID = 2**31 - 1
@@ -90,6 +91,7 @@ def game_page_context(session: Session, game: Game) -> dict[str, Any]:
     return {
         "game": data,
         "view": view,
+        "options_line": options_in_words(game.name, game.options or {}),
         "board": Markup(render_board_html(view)),
         "turns": [turn for turn in turns if turn.resolved_at is not None],
         "record": games.text_record(session, game, None),

@@ -395,30 +395,41 @@ def advance(session: Session, league_id: int, now: datetime | None = None) -> bo
     current = [row for row in rows if row.round == league.round]
     if any(row.status == "playing" for row in current):
         return False
-    finished = _close_round(session, league, now)
-    if not _round_due(league, now):
+    due = _round_due(league, now)
+    finished = _close_round(session, league, now, None if due else _next_round_at(league))
+    if not due:
         return finished
     _next_round(session, league, now)
     return True
 
 
-def _close_round(session: Session, league: League, now: datetime) -> bool:
-    """Mark the current round finished and mail the standings, once."""
+def _close_round(
+    session: Session, league: League, now: datetime, next_round_at: datetime | None
+) -> bool:
+    """Mark the current round finished and mail the standings, once; ``next_round_at``: when
+    the next round starts, None when it starts now (the mail says which: issue 21, point 4)."""
     row = session.scalar(
         select(Round).where(Round.league_id == league.id, Round.number == league.round)
     )
     if row is None or row.finished_at is not None:
         return False
     row.finished_at = now
-    mail.standings(session, league, row.number, standings_json(session, league))
+    standings = standings_json(session, league)
+    mail.standings(session, league, row.number, standings, next_round_at=next_round_at)
     return True
 
 
-def _round_due(league: League, now: datetime) -> bool:
+def _next_round_at(league: League) -> datetime | None:
+    """When the next round is due by the league's schedule (None: as soon as this one ends)."""
     days = league.settings.get("round_days")
     if not days or league.starts_at is None:
-        return True
-    return league.starts_at + timedelta(days=days * league.round) <= now
+        return None
+    return league.starts_at + timedelta(days=days * league.round)
+
+
+def _round_due(league: League, now: datetime) -> bool:
+    due = _next_round_at(league)
+    return due is None or due <= now
 
 
 def _next_round(session: Session, league: League, now: datetime) -> None:

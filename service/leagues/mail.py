@@ -12,6 +12,7 @@ says so too).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -128,14 +129,17 @@ def standings(
     round_no: int,
     standings_json: dict[str, Any],
     final: bool = False,
+    next_round_at: datetime | None = None,
 ) -> None:
-    """Mail the standings (``leagues.standings_json``) after round ``round_no``."""
+    """Mail the standings (``leagues.standings_json``) after round ``round_no``;
+    ``next_round_at``: when the next round starts by the schedule, None when it starts now."""
     table = standings_table(standings_json)
     context = {
         "league": league_context(session, league),
         "round": round_no,
         "final": final,
         "standings": table,
+        "next_round_at": next_round_at,
     }
     which = "final" if final else f"round{round_no}"
     for player in _players(league):

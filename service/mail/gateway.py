@@ -14,8 +14,10 @@ player's addresses, a From that ``authentication.py`` believes (DMARC, SPF, DKIM
 envelope sender). Everything else changes nothing. The reply is read by ``reading.py``
 (the game, through ``games.action_reader``, decides which text is the move) and its commands
 run in order through the service layer; the player gets one answer saying what was done with
-each and which lines were ignored, except that mail which looks machine-sent is never
-answered (no loops) and error replies to one address are rate-limited.
+each and which lines were ignored, and each other player one mail with everything the reply
+did (``notify.gather``/``notify.release``: a move, a draw offer and the conditional move it
+set off arrive together), except that mail which looks machine-sent is never answered (no
+loops) and error replies to one address are rate-limited.
 
 A reply to a league invitation comes to the player's league address instead (a second kind
 of token, naming the league and the player). After the same checks, it must hold one clear
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -40,7 +43,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from service import conditional, games, players
+from service import conditional, games, notify, players
 from service.config import Settings
 from service.db import Database, enqueue, is_conflict
 from service.errors import ServiceError
@@ -60,8 +63,8 @@ from service.mail.models import (
 from service.mail.reading import Ignored, ignored_line, quoted, read_reply
 from service.mail.storable import clean_reply, storable
 from service.mail.words import position_in_words
-from service.models import Email, Game, Order, Outbox, Player, Turn, utcnow
-from service.notify import ANSWERING, queue_mail
+from service.models import Email, Game, Order, Outbox, Player, utcnow
+from service.notify import queue_mail
 
 log = logging.getLogger(__name__)
 
@@ -358,6 +361,8 @@ class _Done:
     ok: bool
     text: str
     self_notifying: bool = False
+    headline: str = ""
+    """What was done in a few words, for the subject of a ``reply_receipt``."""
 
 
 @dataclass
@@ -532,28 +537,27 @@ class _Handling:
             unanswered = "" if sent else " (not answered: rate limit)"
             return REJECTED, f"nothing to act on: {why}{unanswered}"
         first_mail = self.session.scalar(select(func.max(Outbox.id))) or 0
-        for command in commands:
-            self.done.append(self._one(command, player, game, token))
-        return self._answer(player, game, first_mail)
+        # What the reply causes reaches each player as one mail (issue 21, point 5).
+        notify.gather(self.session)
+        try:
+            for command in commands:
+                self.done.append(self._one(command, player, game, token))
+            return self._answer(player, game, first_mail)
+        finally:  # released by the answer; after a failure nothing held is written
+            self.session.info.pop(notify.GATHERING, None)
 
     def _one(self, command: Command, player: Player, game: Game, token: ReplyToken) -> _Done:
         if command.kind is Kind.IGNORED:
             return _Done(command, True, f"ignored: {command.note}")
         if command.kind is Kind.ERROR:
             return _Done(command, False, command.note)
-        # A mail the act itself causes to this player (the mover's copy of the turn, the
-        # game-over mail after a resignation) answers this one: it says what was read.
-        ending = _ENDING.get(command.kind, "done")
-        predicted = _Done(command, True, ending.format(move=command.argument) + _noted(command))
-        report = self._report([*self.done, predicted])
-        self.session.info[ANSWERING] = ((player.id, game.id), report, self.reply.message_id)
+        mark = notify.gathered(self.session)
         try:
             with self.session.begin_nested():
                 return self._act(command, player, game, token)
         except ServiceError as error:
+            notify.forget_since(self.session, mark)  # its mails were rolled back with it
             return _Done(command, False, error.message)
-        finally:
-            self.session.info.pop(ANSWERING, None)
 
     def _act(self, command: Command, player: Player, game: Game, token: ReplyToken) -> _Done:
         session, now, gid = self.session, self.now, game.id
@@ -564,23 +568,31 @@ class _Handling:
                 games.submit(session, gid, player, token.turn, command.argument, CHANNEL, now)
                 text = f"orders {command.argument} received (sealed until the turn resolves)"
                 text += _noted(command)
-                return _Done(command, True, text)
+                return _Done(command, True, text, headline="Orders received")
             games.submit(session, gid, player, token.turn, command.argument, CHANNEL, now)
             played = f"played {command.argument}{_noted(command)}"
-            return _Done(command, True, played, self_notifying=True)
+            return _Done(
+                command,
+                True,
+                played,
+                self_notifying=True,
+                headline=f"You played {command.argument}",
+            )
         if kind is Kind.CONDITIONAL:
             moved = any(d.ok and d.command.kind is Kind.MOVE for d in self.done)
             turn = games.lock(session, gid).turn if moved else token.turn
             tree = conditional.set_tree(session, gid, player, turn, command.argument, CHANNEL, now)
             lines = "".join(f"\n  {line}" for line in tree["lines"])
-            return _Done(command, True, f"conditional moves set, seen by you alone:{lines}")
+            text = f"conditional moves set, seen by you alone:{lines}"
+            return _Done(command, True, text, headline="Conditional moves set")
         if kind is Kind.PREVIEW:
             after = games.preview(session, gid, player, command.argument)
             events = "".join(f"\n- {e['text']}" for e in after["events"])
             board = "\n".join(position_in_words(after["view"]))  # issue 21, point 10
             if player.board_text != "words":
                 board += f"\n\n{after['view']['ascii']}"
-            return _Done(command, True, f"nothing stored; after it:{events}\n{board}")
+            text = f"nothing stored; after it:{events}\n{board}"
+            return _Done(command, True, text, headline=f"Preview of {command.argument}")
         if kind is Kind.CONFIRM:
             # Resigning is deliberate: a doubtful one is asked about, never applied.
             text = f"not done: {command.note}; to resign, reply 'resign' alone on a line"
@@ -600,20 +612,27 @@ class _Handling:
                 "decline": "draw offer declined (your opponent is told at once)",
                 "withdraw": "draw offer withdrawn (your opponent is told at once)",
             }
-            return _Done(command, True, said[action])
+            headlines = {
+                "offer": "Draw offered",
+                "accept": "Draw accepted",
+                "decline": "Draw offer declined",
+                "withdraw": "Draw offer withdrawn",
+            }
+            return _Done(command, True, said[action], headline=headlines[action])
         if kind is Kind.WAIT:
             on = command.argument != "off"
             games.wait_for_deadline(session, gid, player, token.turn, on)
             text = "this turn waits for its deadline" if on else "no longer waiting"
-            return _Done(command, True, text)
+            return _Done(command, True, text, headline=text.capitalize())
         if kind is Kind.VACATION:
             if command.argument == "off":
                 players.end_vacation(session, player, now)
-                return _Done(command, True, "vacation ended")
+                return _Done(command, True, "vacation ended", headline="Vacation ended")
             ends = players.start_vacation(session, player, now)
-            return _Done(command, True, f"on vacation until {ends:%Y-%m-%d %H:%M} UTC")
+            text = f"on vacation until {ends:%Y-%m-%d %H:%M} UTC"
+            return _Done(command, True, text, headline=text.capitalize())
         if kind is Kind.BOARD:
-            return _Done(command, True, "the board is below")
+            return _Done(command, True, "the board is below", headline="The board")
         if kind is Kind.HELP:
             return _Done(command, True, "the commands are below")
         return _Done(command, False, f"cannot do {kind.value!r} by mail")
@@ -626,14 +645,22 @@ class _Handling:
         return "\n".join([*lines, ignored_line(self.ignored)] if ignored else lines)
 
     def _answer(self, player: Player, game: Game, first_mail: int) -> tuple[str, str]:
+        """One answer to the author and one mail to each other player (issue 21, point 5):
+        the mails the reply caused, held since it was read, are written now, merged per
+        reader; the author's answers this mail and says what was done with each line."""
         report = self._report(self.done)
         failed = [d for d in self.done if not d.ok]
         worked = [d for d in self.done if d.ok and d.command.kind is not Kind.IGNORED]
         status = PROCESSED if worked else REJECTED
+        besides = [d.headline for d in worked if d.headline and not d.self_notifying]
+        also_done = [line[:1].lower() + line[1:] for line in dict.fromkeys(besides)]
+        answer = (player, game, report, self.reply.message_id, also_done)
         if failed:
             received = "\n".join(d.command.line for d in failed)
-            error = "; ".join(d.text for d in failed)
+            error = _one_valid_list([d.text for d in failed])
             others = self._report([d for d in self.done if d.ok], ignored=False)
+            # The error reply is the one answer: it carries the author's own news too.
+            held = notify.held_news(self.session, player, game)
             sent = _error_reply(
                 self.session,
                 self.settings,
@@ -646,62 +673,52 @@ class _Handling:
                 self.reply.message_id,
                 done=bool(worked),
                 ignored=ignored_line(self.ignored),
+                also=held or [],
             )
+            if sent and held:
+                notify.drop(self.session, player, game)
+            notify.release(self.session, answer)
             return status, report + ("" if sent else "\n(error reply not sent: rate limit)")
         unsure = next((d for d in worked if d.command.kind is Kind.CONFIRM), None)
         if unsure is not None:  # the answer asks whether they resign, and how to
             context = {"report": report, "said": quoted(unsure.command.line)}
             _queue(self.session, "confirm_resign", player, game, context, self.reply.message_id)
+            notify.release(self.session, answer)
+            return status, report
+        if notify.holds_for(self.session, player, game):  # the author's own mail answers
+            notify.release(self.session, answer)
             return status, report
         mailed = self.session.scalar(
             select(func.count())
             .select_from(Outbox)
             .where(Outbox.id > first_mail, Outbox.player_id == player.id, Outbox.game_id == game.id)
         )
-        if all(d.self_notifying for d in worked) and (mailed or _wants_no_copy(player, worked)):
-            return status, report
-        self._confirm(player, game, report)
+        if not (
+            all(d.self_notifying for d in worked) and (mailed or _wants_no_copy(player, worked))
+        ):
+            self._confirm(player, game, report)
+        notify.release(self.session)
         return status, report
 
     def _confirm(self, player: Player, game: Game, report: str) -> None:
+        """The answer to a reply that caused its author no mail of their own: the receipt of
+        sealed orders, the list of commands asked for, or a receipt of what was done."""
         seat = games.seat_of(game, player)
         turn = games.current_turn(self.session, game)
-        kinds = {d.command.kind for d in self.done if d.ok}
+        done = [d for d in self.done if d.ok and d.command.kind is not Kind.IGNORED]
+        kinds = {d.command.kind for d in done}
         deadline = turn.deadline if turn is not None and turn.resolved_at is None else None
         context: dict[str, Any] = {"report": report, "turn": game.turn, "deadline": deadline}
         order = self._own_order(game, seat)
         if Kind.MOVE in kinds and order is not None:
             context |= {"orders": order.parsed, "receipt": order.receipt}
             _queue(self.session, "orders_received", player, game, context, self.reply.message_id)
-        elif Kind.MOVE in kinds:
-            self._moved(player, game, seat, context)
-        elif Kind.HELP in kinds or game.status != games.ACTIVE or turn is None:
+        elif Kind.HELP in kinds or not done:
             _queue(self.session, "help", player, game, context, self.reply.message_id)
-        elif seat in turn.to_act:
-            _queue(self.session, "your_turn", player, game, context, self.reply.message_id)
         else:
-            _queue(self.session, "help", player, game, context, self.reply.message_id)
-
-    def _moved(self, player: Player, game: Game, seat: int | None, context: dict[str, Any]) -> None:
-        """The mover's own confirmation of a move in an alternating game."""
-        played = self.session.scalar(
-            select(Order)
-            .where(Order.game_id == game.id, Order.seat == seat, Order.status == "played")
-            .order_by(Order.id.desc())
-        )
-        last = (
-            self.session.scalar(
-                select(Turn).where(Turn.game_id == game.id, Turn.number == played.turn)
-            )
-            if played
-            else None
-        )
-        context |= {
-            "mover": seat,
-            "move": played.parsed if played else "",
-            "events": last.events if last else [],
-        }
-        _queue(self.session, "opponent_moved", player, game, context, self.reply.message_id)
+            headlines = list(dict.fromkeys(d.headline for d in done if d.headline))
+            context["headline"] = "; ".join(headlines) or "Your mail was read"
+            _queue(self.session, "reply_receipt", player, game, context, self.reply.message_id)
 
     def _own_order(self, game: Game, seat: int | None) -> Order | None:
         return self.session.scalar(
@@ -720,19 +737,21 @@ def _noted(command: Command) -> str:
     return f" ({command.note})" if command.kind is Kind.MOVE and command.note else ""
 
 
+_VALID_HERE = re.compile(r"\. Valid here: .*$", re.DOTALL)
+
+
+def _one_valid_list(errors: Sequence[str]) -> str:
+    """The errors of one reply joined; the engine's "Valid here: ..." list only once, on the
+    last error that has it (issue 21, point 4: an error reply listed it twice)."""
+    last = max((n for n, text in enumerate(errors) if _VALID_HERE.search(text)), default=-1)
+    kept = [text if n == last else _VALID_HERE.sub("", text) for n, text in enumerate(errors)]
+    return "; ".join(kept)
+
+
 def _wants_no_copy(player: Player, worked: Sequence[_Done]) -> bool:
     """A mover who chose no copy of their own moves gets no mail for a move alone."""
     return player.own_copy == "none" and all(d.command.kind is Kind.MOVE for d in worked)
 
-
-_ENDING = {
-    Kind.MOVE: "played {move}",
-    Kind.RESIGN: "you resigned; the game is over",
-    Kind.DRAW: "draw agreed; the game is over",
-    Kind.ACCEPT: "draw agreed; the game is over",
-}
-"""What the report says of a command in a mail that the command itself causes to be sent to
-the player (only a played move, a resignation or an agreed draw do)."""
 
 _NOT_YOURS = (
     "a mail to your reply address came from {sender}, which is not one of your addresses, "
@@ -828,6 +847,7 @@ def _error_reply(
     *,
     done: bool = False,
     ignored: str = "",
+    also: Sequence[str] = (),
 ) -> bool:
     """One error reply unless the address had too many lately; whether it was queued."""
     address = to if isinstance(to, str) else (to.address or "")
@@ -846,6 +866,8 @@ def _error_reply(
         "done": done,
         "ignored": ignored,
     }
+    if also:
+        context["also"] = list(also)
     _queue(session, "error_reply", to, game, context, answering, reply_to)
     return True
 

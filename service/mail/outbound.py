@@ -10,6 +10,9 @@
   from the outbox row, so every retry of one row sends the same id and duplicates collapse.
 * ``Auto-Submitted``: ``auto-replied`` answering a player's mail, ``auto-generated`` otherwise
   (RFC 3834), plus ``X-Auto-Response-Suppress`` so servers send no out-of-office back.
+* ``From``: the configured ``PBEM_MAIL_FROM``, given the display name ``pbem`` when it has
+  none, so a mail reader shows who writes (issue 21, point 4).
+* ``Subject``: folded by the email package's own policy, whose first line always holds text.
 * ``List-Unsubscribe`` with ``List-Unsubscribe-Post: List-Unsubscribe=One-Click`` (RFC 8058).
 """
 
@@ -18,8 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from email.header import Header
 from email.message import EmailMessage
-from email.utils import format_datetime, formataddr
+from email.policy import EmailPolicy
+from email.utils import format_datetime, formataddr, parseaddr
 
 from service.mail.render import RenderedEmail, one_line
 
@@ -49,6 +54,56 @@ class Attachment:
     params: tuple[tuple[str, str], ...] = (("method", "PUBLISH"), ("charset", "utf-8"))
 
 
+SENDER_NAME = "pbem"
+"""The display name of the ``From`` when ``PBEM_MAIL_FROM`` gives an address alone."""
+
+
+def from_header(sender: str) -> str:
+    """``pbem <pbem@example.org>`` for a bare address; a configured name is kept."""
+    name, address = parseaddr(sender)
+    return formataddr((name or SENDER_NAME, address)) if address else sender
+
+
+FOLD_WIDTH = 78
+
+
+def fold_subject(subject: str, width: int = FOLD_WIDTH) -> str:
+    """``Subject: ...`` folded at spaces (as RFC 2047 encoded words when it is not ASCII), its
+    first line never empty: the email package's own folder may start the value on the next
+    line, which some readers show as an empty subject (issue 21, point 4)."""
+    text = " ".join(str(subject).split())
+    if not text.isascii():
+        encoded = Header(text, "utf-8", header_name="Subject").encode(
+            linesep="\n", maxlinelen=width
+        )
+        return f"Subject: {encoded}\n"
+    lines = [f"Subject: {text.split(' ')[0]}" if text else "Subject: "]
+    for word in text.split(" ")[1:]:
+        if len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(" " + word)
+    return "\n".join(lines) + "\n"
+
+
+class _Policy(EmailPolicy):
+    """The default policy, with :func:`fold_subject` folding the subject."""
+
+    def fold(self, name: str, value: str) -> str:
+        if name.lower() == "subject":
+            return fold_subject(value).replace("\n", self.linesep)
+        folded: str = super().fold(name, value)
+        return folded
+
+    def fold_binary(self, name: str, value: str) -> bytes:
+        if name.lower() == "subject":
+            return self.fold(name, value).encode("ascii")
+        return super().fold_binary(name, value)
+
+
+POLICY = _Policy()
+
+
 def thread_root(domain: str, game_id: int) -> str:
     return f"<game-{game_id}@{domain}>"
 
@@ -63,8 +118,8 @@ def message_id(domain: str, game_id: int | None, row_id: int, kind: str) -> str:
 def build(
     envelope: Envelope, mail: RenderedEmail, attachments: Sequence[Attachment] = ()
 ) -> EmailMessage:
-    message = EmailMessage()
-    message["From"] = envelope.sender
+    message = EmailMessage(policy=POLICY)
+    message["From"] = from_header(envelope.sender)
     name = one_line(envelope.to_name) if envelope.to_name else ""
     message["To"] = formataddr((name, envelope.to_address)) if name else envelope.to_address
     message["Subject"] = mail.subject

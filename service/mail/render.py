@@ -39,7 +39,9 @@ orders_received    GAME, ``turn``, ``orders`` (the orders as read, canonical tex
                    ``receipt`` (hex hash of the sealed orders), ``deadline``
 turn_resolved      GAME, ``turn`` (the turn just resolved), ``events`` (``Event.to_json()``
                    list), ``deadline`` (of the next turn), ``receipts`` (a sealed turn's
-                   orders, salts and receipts: ``service.receipts.revealed``)
+                   orders, salts and receipts: ``service.receipts.revealed``); to the
+                   mover of an alternating game also ``move`` and ``conditional`` (bool):
+                   "You played a1-a3", never "Turn 4 resolved"
 opponent_moved     GAME, ``mover`` (seat), ``move`` (text), ``events``, ``deadline``
 reminder           GAME, ``turn``, ``deadline``, ``hours_left`` (float: the real time left),
                    ``warning`` (what a miss costs: the forfeit count of a sealed game, the
@@ -56,6 +58,9 @@ game_over          GAME, ``record`` (compact game record text), ``dice_seed`` (h
 error_reply        ``received`` (what was read), ``error`` (the engine's message), and GAME
                    whose values may all be None when the mail belonged to no game
 help               GAME, whose values may all be None outside a game
+reply_receipt      GAME, ``turn``, ``deadline``, ``headline`` (what was done, in a few
+                   words: ``Draw offer declined``): the answer to a reply that played no
+                   move, or whose move brought its author no mail of its own
 confirm_resign     GAME, ``said`` (what the player wrote, quoted): a reply that spoke of
                    resigning with doubt; nothing was done, and it asks for ``resign`` alone
 digest             ``date`` (aware datetime), ``games``: a list of GAME mappings each with
@@ -93,6 +98,7 @@ from markupsafe import Markup
 from service import rules
 from service.mail.extract import REPLY_MARKER
 from service.mail.words import position_in_words
+from service.wording import options_in_words
 
 Players = Sequence[str | None] | None
 """Display names by seat (``None`` for an open seat), or ``None`` outside a game."""
@@ -118,6 +124,7 @@ KINDS: Mapping[str, tuple[str, ...]] = {
     "game_over": (*GAME, "record", "dice_seed", "commitment", "receipts"),
     "error_reply": (*GAME, "received", "error"),
     "help": GAME,
+    "reply_receipt": (*GAME, "turn", "deadline", "headline"),
     "confirm_resign": (*GAME, "said"),
     "digest": ("date", "games"),
     "vacation": (*GAME, "away", "until", "deadline"),
@@ -167,6 +174,11 @@ def render_email(kind: str, context: Mapping[str, Any]) -> RenderedEmail:
         text=_tidy_text(_render(f"{kind}/text.txt", values)),
         html=_render(f"{kind}/html.html", values),
     )
+
+
+def render_subject(kind: str, context: Mapping[str, Any]) -> str:
+    """The subject alone of one message kind (what a mail that carries several says of each)."""
+    return one_line(_render(f"{kind}/subject.txt", context))
 
 
 def render_board_html(view_json: Mapping[str, Any]) -> str:
@@ -646,6 +658,7 @@ def _environment() -> Environment:
         cited_rules=cited_rules,
         notations=notations,
         board_words=position_in_words,
+        options_in_words=options_in_words,
     )
     return environment
 

@@ -266,6 +266,12 @@ def context(
             "error": "illegal move 'b2-b4': no piece of yours stands on b2 (C-2)",
         },
         "help": opening,
+        "reply_receipt": {
+            **opening,
+            "turn": 1,
+            "deadline": DEADLINE,
+            "headline": "Draw offer declined",
+        },
         "confirm_resign": {**opening, "said": "'Should I resign? <b>Hmm</b>'"},
         "digest": {
             "date": DEADLINE,

@@ -12,6 +12,7 @@ from service import digest, notify, schedule
 from service.config import Settings
 from service.db import Database
 from service.mail.addresses import read_reply_address
+from service.mail.outbound import from_header
 from service.models import Game, Outbox, Player
 from tests.service.conftest import Client
 from tests.service.mails import parsed, readable
@@ -108,7 +109,7 @@ def check_mail(settings: Settings, row: Outbox) -> None:
     kind = row.kind
     parts = [p.get_content_type() for p in alternative(mail).iter_parts()]
     assert parts == ["text/plain", "text/html"], kind
-    assert mail["Message-ID"] and mail["Date"] and mail["From"] == settings.mail_from
+    assert mail["Message-ID"] and mail["Date"] and mail["From"] == from_header(settings.mail_from)
     answering = kind in ANSWERS or kind == "orders_received"  # queued with in_reply_to
     expected = "auto-replied" if answering else "auto-generated"
     assert mail["Auto-Submitted"] == expected, kind

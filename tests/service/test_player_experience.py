@@ -65,7 +65,8 @@ def test_a_draw_offer_with_a_move_reaches_the_opponent_and_a_decline_comes_back(
     game_id, _, _ = make_game(database, game="epaminondas")
     row = send(database, ALICE, game_id, "draw\na1-a3")
     assert row.status == "processed", row.result
-    news = mails(database, BOB, "draw_news")
+    assert not mails(database, BOB, "draw_news")  # issue 21, point 5: one mail carries both
+    news = mails(database, BOB, "opponent_moved")
     assert len(news) == 1
     assert "Alice (White) offered a draw" in str(parsed(news[0])["Subject"])
     moved = text_of(latest(database, BOB, game_id))
