@@ -206,6 +206,7 @@ BOARD_KINDS = {
     "orders_received",
     "turn_resolved",
     "opponent_moved",
+    "reply_receipt",
     "reminder",
     "draw_news",
     "default_orders",
