@@ -309,9 +309,7 @@ class ElementoState(State):
         if self.passes >= 2 * game.players:
             return Outcome.by_scores(self.scores, "every player passed twice in a row (ELE-12)")
         if self.quiet >= game.quiet_limit:
-            reason = (
-                f"{self.quiet} turns in a row without a placement or a point (ELE-20)"
-            )
+            reason = f"{self.quiet} turns in a row without a placement or a point (ELE-20)"
             return Outcome.by_scores(self.scores, reason)
         return None
 

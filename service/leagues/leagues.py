@@ -508,6 +508,7 @@ def _start_game(session: Session, league: League, row: Pairing, now: datetime) -
         "time_control": league.time_control,
         "position": league.settings.get("position"),
     }
+
     def link(game: Game) -> None:  # before the game's first mail, which names the round
         row.game_id, row.status = game.id, "playing"
         session.flush()

@@ -46,7 +46,7 @@ from service.db import Database, enqueue, is_conflict
 from service.errors import ServiceError
 from service.mail import authentication, header_lines
 from service.mail.addresses import AddressError, LeagueToken, ReplyToken, read_any_address
-from service.mail.commands import Command, Kind, read_commands, take_conditionals
+from service.mail.commands import Command, Kind, take_conditionals
 from service.mail.extract import Reply, extract_reply
 from service.mail.guard import ErrorReplyLimiter, unanswerable
 from service.mail.models import (
