@@ -662,11 +662,11 @@ class ElementoState(State):
         if self.quiet >= self.game.quiet_limit // 2:
             lines.append(
                 f"Turns without a placement or a point: {self.quiet} "
-                f"(the game ends at {self.game.quiet_limit})"
+                f"(the game ends at {self.game.quiet_limit}, ELE-20)"
             )
         if self.passes:
             lines.append(
-                f"Passes in a row: {self.passes} (the game ends at {2 * self.game.players})"
+                f"Passes in a row: {self.passes} (the game ends at {2 * self.game.players}, ELE-12)"
             )
         return tuple(lines)
 

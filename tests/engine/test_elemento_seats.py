@@ -275,6 +275,8 @@ def test_ele20_the_quiet_turn_limit_ends_the_game_and_cites_ele20(players: int, 
     assert "ELE-19" not in after.outcome.reason
     assert events[-1] == f"Game over: {reason}"
     assert after.outcome.places[seat] == 1  # placed by points, as in ELE-12
+    line = f"Turns without a placement or a point: {limit - 1} (the game ends at {limit}, ELE-20)"
+    assert line in state.info()
 
 
 @pytest.mark.parametrize(("players", "seat"), MULTI_SEATS)
