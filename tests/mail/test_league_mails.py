@@ -4,9 +4,12 @@ and answers by mail, with no API route that needs a token."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service.mail.render import KINDS, render_email
+from tests.browser import PHONE_WIDTHS, assert_fits, axe_violations, browser, open_html
 from tests.mail.scenarios import BOARD_GAMES, context
 
 LEAGUE_ROUND = {
@@ -15,6 +18,7 @@ LEAGUE_ROUND = {
     "text": "Spring <League>, round 2",
     "url": "https://pbem.example/leagues/3",
 }
+__all__ = ["browser"]  # the Chromium fixture of tests/browser.py
 NOT_IN_A_LEAGUE_GAME = ("error_reply", "help", "invitation")  # no game, or before one
 GAME_KINDS = [
     kind
@@ -58,3 +62,23 @@ def test_the_invitation_states_its_terms_and_answers_by_mail_only() -> None:
     ):
         assert part in text
     assert "/api/" not in text + mail.html and "token" not in (text + mail.html).lower()
+
+
+@pytest.mark.parametrize("width", PHONE_WIDTHS)
+def test_the_invitation_and_a_league_game_mail_read_on_a_phone(browser: Any, width: int) -> None:
+    """issue 21, point 7: the invitation's terms table and a league game mail's league line
+    fit a phone, with no error in the page and no serious axe-core violation but colour
+    contrast, which today only the shared layout's grey marker line fails (not these parts)."""
+    invitation = render_email("league_invitation", context("league_invitation", "epaminondas"))
+    values = context("your_turn", "elemento")
+    values["view"] = {**values["view"], "league": LEAGUE_ROUND}
+    game_mail = render_email("your_turn", values)
+    for what, html in (("league_invitation", invitation.html), ("your_turn", game_mail.html)):
+        problems: list[str] = []
+        page = open_html(browser, html, width, problems)
+        try:
+            assert_fits(page, what)
+            assert not [v for v in axe_violations(page) if v.rule != "color-contrast"]
+            assert problems == []
+        finally:
+            page.close()
