@@ -92,7 +92,8 @@ def game_in_words(name: str, options: dict[str, Any], seats: int) -> str:
     for key, value in sorted((options or {}).items()):
         value = str(value)
         if name == "nelaxtam" and key == "size":
-            words.append(f"on a {value}×{value} board")
+            article = "an" if value.startswith("8") or value in ("11", "18") else "a"
+            words.append(f"on {article} {value}×{value} board")
         elif name == "nelaxtam" and key == "sea":
             words.append(f"{value} troop{'s' * (value != '1')} arriving by sea")
         elif (name, key) in _OPTION_WORDS:

@@ -6,6 +6,7 @@ address, a stranger or a duplicate delivery changes nothing (more)."""
 from __future__ import annotations
 
 import base64
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
@@ -13,7 +14,8 @@ from sqlalchemy import func, select
 from service import players
 from service.db import Database
 from service.leagues import leagues
-from service.leagues.models import Entry
+from service.leagues.mail import forfeit_line, game_in_words, players_line, scoring_line
+from service.leagues.models import Entry, League
 from service.mail import gateway
 from service.mail.addresses import (
     LEAGUE_PURPOSE,
@@ -312,3 +314,63 @@ def test_an_unreadable_prose_answer_is_quoted_with_what_is_valid(
     assert f"'{typed}'" in answer
     assert "reply with accept (or yes, or join, or count me in)" in answer
     assert "decline (or no, or no thanks)" in answer
+
+
+WORDS = [
+    ("epaminondas", {"board": "14x12", "anti_copy": "on"}, 2,
+     "Epaminondas on a 14×12 board, with the anti-copy rule"),
+    ("epaminondas", {"board": "8x8", "anti_copy": "off"}, 2,
+     "Epaminondas on an 8×8 board, without the anti-copy rule"),
+    ("nelaxtam", {"size": "8", "sea": "1", "variant": "quiet"}, 2,
+     "Nelaxtam on an 8×8 board, 1 troop arriving by sea, the quiet variant (one troop acts a "
+     "turn)"),
+    ("anti-grid", {"board": "small", "chain": "on"}, 2,
+     "Anti-Grid on the small board (12×12, 11 pawns each), with chain captures"),
+    ("elemento", {"dice": "turned"}, 4,
+     "Elemento for 4 players, the dice turned after each turn (ELE-16)"),
+    ("elasta", {}, 2, "Elasta"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("game", "options", "seats", "words"), WORDS)
+def test_the_game_and_its_options_in_words(
+    game: str, options: dict[str, str], seats: int, words: str
+) -> None:
+    """issue 21, point 7: "Epaminondas on a 14×12 board", never ``board=14x12``."""
+    assert game_in_words(game, options, seats) == words
+
+
+def terms(**fields: Any) -> League:
+    base: dict[str, Any] = {
+        "game": "epaminondas",
+        "options": {"board": "14x12", "anti_copy": "on"},
+        "seats": 2,
+        "format": "round_robin",
+        "settings": {"withdrawal": "forfeit"},
+        "scoring": {"win": 1.0, "draw": 0.5, "loss": 0.0, "bye": 1.0, "forfeit_loss": 0.0},
+        "time_control": {"days": 3.0, "skip_weekends": False, "forfeit_after": 3, "bank": None},
+    }
+    return League(**{**base, **fields})
+
+
+def test_the_forfeit_rule_and_scoring_follow_the_league() -> None:
+    """issue 21, point 7: sealed games forfeit after missed turns, alternating ones on time;
+    knockout and tables score as their formats do."""
+    sealed = terms(game="nelaxtam", options={}, time_control={"forfeit_after": 2})
+    assert forfeit_line(sealed).startswith(
+        "missing the deadline of 2 turns in a row forfeits the game"
+    )
+    bank = terms(time_control={"forfeit_after": 3, "bank": {"initial_days": 10}})
+    assert forfeit_line(bank).startswith("a player whose time bank runs out loses the game")
+    expunge = terms(settings={"withdrawal": "expunge"})
+    assert forfeit_line(expunge).endswith(
+        "a player who withdraws leaves the standings with all their games"
+    )
+    knockout = terms(format="knockout", settings={"draw_rule": "higher_seed"})
+    assert scoring_line(knockout) == (
+        "knockout: the winner of each game goes on, the loser is out; a drawn game goes to "
+        "the higher seed"
+    )
+    tables = terms(game="elemento", options={"dice": "rolled"}, seats=4, format="tables")
+    assert scoring_line(tables).startswith("1 point for each player you finish ahead of")
+    assert players_line(tables) == "0 so far (0 accepted); 3 or 4 at each table"
