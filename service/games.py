@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import secrets
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -153,10 +153,13 @@ def create(
     now: datetime | None = None,
     *,
     position_allowed: bool = False,
+    created: Callable[[Game], None] | None = None,
 ) -> Game:
     """A new game: ``{"game", "options", "seats": [player ids in seat order], "time_control",
     "position"?}``; a start ``position`` (directors and admins, or ``position_allowed`` for a
-    league's own) is checked by the engine and kept in the log and the record."""
+    league's own) is checked by the engine and kept in the log and the record. ``created``
+    is called with the new row before its first mail is written (a league links its pairing
+    there, so that mail names the league and round)."""
     now = now or utcnow()
     name = data.get("game")
     if not isinstance(name, str):
@@ -206,6 +209,8 @@ def create(
         game.seed = secrets.token_bytes(32)
         game.commitment = _dice().commitment(game.seed)
     session.flush()
+    if created is not None:
+        created(game)
     chain.started(session, game)
     _log(session, game, "created", None, f"{actor.name} created a game of {rules.title}")
     if game.start_position is not None:

@@ -377,16 +377,44 @@ def game_context(
         "deadline": open_deadline(session, game),
         "commitment": game.commitment,
     }
+    view = view_for(session, game, state, seat, reader)
+    view["league"] = league_round(session, settings, game)
     return {
         "game_id": game.id,
         "game_url": game_url(settings, game.id),
         "rules_url": rules.game_url(settings.public_url, game.name),
         "chain_link": chain.head_line(session, game),
         "play_url": play_url(settings, game, reader, seat),
-        "view": view_for(session, game, state, seat, reader),
+        "view": view,
         "players": names,
         **{name: value for name, value in defaults.items() if name in KINDS[kind]},
     }
+
+
+def league_round(session: Session, settings: Settings, game: Game) -> dict[str, Any] | None:
+    """The league and round a game is played in (its pairing, ``service.leagues.models``):
+    ``{"name", "round", "text": "Spring League, round 2", "url"}``, or None (issue 21, 7)."""
+    from service.leagues.models import League, Pairing
+
+    cache = session.info.setdefault("pbem.league_round", {})
+    if game.id not in cache:
+        query = (
+            select(League.id, League.name, Pairing.round)
+            .join(Pairing, Pairing.league_id == League.id)
+            .where(Pairing.game_id == game.id)
+        )
+        row = session.execute(query).first()
+        cache[game.id] = None
+        if row is not None:
+            name = " ".join(row.name.split())
+            cache[game.id] = {
+                "name": name,
+                "round": row.round,
+                "text": f"{name}, round {row.round}",
+                "url": f"{settings.public_url}/leagues/{row.id}",
+            }
+    found: dict[str, Any] | None = cache[game.id]
+    return found
 
 
 def view_json(game: Game, state: State, seat: int | None) -> dict[str, Any]:

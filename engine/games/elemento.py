@@ -1,16 +1,20 @@
 """Elemento (Besedic & Lepuschitz, Selecta 2006): 2–4 players, two colour dice.
 
-The rule book is ``shared/rules/elemento.md`` (ELE-1..ELE-19); this module follows it and
+The rule book is ``shared/rules/elemento.md`` (ELE-1..ELE-20); this module follows it and
 records here the decisions it had to make.
 
 Seats, chance steps and turns
 -----------------------------
 * Seat names: 2 players ``Light`` (seat 0, starts, ELE-5) and ``Dark``; 3–4 players
-  ``Player 1``..``Player 4`` (the seats as they joined).
+  ``North``, ``East``, ``South``, ``West`` (seats 1–4, as they joined). The rule book names no
+  seats and draws the turn order at random (ELE-13), so a seat's name says where it sits, never
+  when it plays: numbered seats read as an order ("You play Player 1" while Player 3 moved
+  first, issue 21). Position strings keep the seat numbers (``1`` North .. ``4`` West).
 * The engine never draws random numbers. A chance step is due whenever dice are needed: the
   outcomes are the four equally likely rolls ``G+R``, ``G+B``, ``Y+R``, ``Y+B`` (top die first,
   ELE-3). With 3–4 players the seating order (ELE-13) is the first chance step: its outcomes are
-  the equally likely turn orders written ``2-1-3`` (Player 2 plays first, then 1, then 3).
+  the equally likely turn orders written ``2-1-3`` (seat 2, East, plays first, then North, then
+  South).
 * ``dice=rolled`` (default): a roll is due before every turn. ``dice=turned`` (ELE-16): one roll
   before the first turn, then the die of the quadrant the stone was placed on (after a move: left
   from) is turned to its other colour; after a pass both dice are rolled again.
@@ -19,9 +23,9 @@ Seats, chance steps and turns
   A state never waits for a player who has no legal action.
 * ELE-12: "every player passes twice in a row" is read as 2 × players consecutive passes with no
   placement or move between; the game then ends on points (equal best scores share first place).
-* Project rule, not in the rule book (call it the *quiet-turn limit*): the game also ends on
-  points after 10 turns per player in a row (20 with 2 players) without a placement or a point
-  (moves that complete nothing and passes count). Without it a game can loop forever: with
+* ELE-20 (decided in the rule book after this engine had it as a project rule): the game also
+  ends on points after 10 turns per player in a row (20 with 2 players) without a placement or a
+  point (moves that complete nothing and passes count). Without it a game can loop forever: with
   ``dice=turned`` the dice are deterministic after the first roll, and positions arise where each
   player's only legal action is a move that the next player's only move undoes (random playouts
   hit such loops in about 1 game of 400). Random 2-player play with rolled dice never came near
@@ -110,6 +114,7 @@ ROLLS = ("G+R", "G+B", "Y+R", "Y+B")
 QUIET_TURNS_PER_PLAYER = 10
 CHOICES_2P = ("own", "opp", "keep")
 CHOICES_MULTI = ("light", "dark")
+SEAT_NAMES_MULTI = ("North", "East", "South", "West")
 RULE_BOOK_FIELDS = ("<board>", "<supply>", "<scores>", "<turn>", "<dice>")
 
 
@@ -210,7 +215,7 @@ Action = Placement | Move
 
 @register
 class Elemento(Game):
-    """Elemento for 2, 3 or 4 players (ELE-1..ELE-19)."""
+    """Elemento for 2, 3 or 4 players (ELE-1..ELE-20)."""
 
     name = "elemento"
     title = "Elemento"
@@ -225,7 +230,7 @@ class Elemento(Game):
     def seat_names(self) -> tuple[str, ...]:
         if self.players == 2:
             return ("Light", "Dark")
-        return super().seat_names
+        return SEAT_NAMES_MULTI[: self.players]
 
     @property
     def target(self) -> int:
@@ -234,7 +239,7 @@ class Elemento(Game):
 
     @property
     def quiet_limit(self) -> int:
-        """Turns in a row without a placement or a point that end the game (module docstring)."""
+        """Turns in a row without a placement or a point that end the game (ELE-20)."""
         return QUIET_TURNS_PER_PLAYER * self.players
 
     @property
@@ -304,9 +309,7 @@ class ElementoState(State):
         if self.passes >= 2 * game.players:
             return Outcome.by_scores(self.scores, "every player passed twice in a row (ELE-12)")
         if self.quiet >= game.quiet_limit:
-            reason = (
-                f"{self.quiet} turns in a row without a placement or a point (quiet-turn limit)"
-            )
+            reason = f"{self.quiet} turns in a row without a placement or a point (ELE-20)"
             return Outcome.by_scores(self.scores, reason)
         return None
 
@@ -606,9 +609,20 @@ class ElementoState(State):
             rule,
             header,
             "Quadrants G green, Y yellow, R red, B blue (capital: on the dice now).",
-            "Stones F fire, W water, E earth, A air: capital light, small dark.",
+            *self._stone_legend(),
         ]
         return "\n".join(lines)
+
+    def _stone_legend(self) -> tuple[str, ...]:
+        """How stones are drawn and how a move names them (ELE-18): the board shows light
+        stones as capitals and dark ones as small letters, but a placement never writes a small
+        letter: 2 players write the element only, 3–4 players L or D and the element."""
+        drawn = "Stones F fire, W water, E earth, A air (board: capital light, small dark)."
+        if self.game.players == 2:
+            how = "Place your own colour by element: F@c1; move: b2-b3."
+        else:
+            how = "Place with L (light) or D (dark) first: LF@c1, DW@d1; move: b2-b3."
+        return (drawn, how)
 
     def grid(self, viewer: int | None = None) -> Grid:
         rows = []
@@ -637,7 +651,8 @@ class ElementoState(State):
         else:
             lines.append(f"Common supply: {self.supply() or '-'}")
             if self.order:
-                lines.append("Seating order: " + ", ".join(names[seat] for seat in self.order))
+                order = ", ".join(names[seat] for seat in self.order)
+                lines.append(f"Turn order (drawn, ELE-13): {order}; {names[self.order[0]]} first")
         mode = " (turned, ELE-16)" if self.game.turned else ""
         if self.dice:
             colours = " or ".join(COLOUR_NAMES[c] for c in self.dice.split("+"))
@@ -647,11 +662,11 @@ class ElementoState(State):
         if self.quiet >= self.game.quiet_limit // 2:
             lines.append(
                 f"Turns without a placement or a point: {self.quiet} "
-                f"(the game ends at {self.game.quiet_limit})"
+                f"(the game ends at {self.game.quiet_limit}, ELE-20)"
             )
         if self.passes:
             lines.append(
-                f"Passes in a row: {self.passes} (the game ends at {2 * self.game.players})"
+                f"Passes in a row: {self.passes} (the game ends at {2 * self.game.players}, ELE-12)"
             )
         return tuple(lines)
 

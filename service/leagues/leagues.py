@@ -519,9 +519,12 @@ def _start_game(session: Session, league: League, row: Pairing, now: datetime) -
         "time_control": league.time_control,
         "position": league.settings.get("position"),
     }
-    game = games.create(session, actor, data, now, position_allowed=True)
-    row.game_id, row.status = game.id, "playing"
-    session.flush()
+
+    def link(game: Game) -> None:  # before the game's first mail, which names the round
+        row.game_id, row.status = game.id, "playing"
+        session.flush()
+
+    games.create(session, actor, data, now, position_allowed=True, created=link)
 
 
 def _finish_league(session: Session, league: League, now: datetime) -> None:

@@ -54,7 +54,125 @@ def league_context(session: Session, league: League) -> dict[str, Any]:
         "starts_at": league.starts_at,
         "url": f"{settings.public_url}/leagues/{league.id}",
         "api_url": f"{settings.public_url}/api/v1/leagues/{league.id}",
+        "game_words": game_in_words(league.game, league.options, league.seats),
+        "players": players_line(league),
+        "scoring": scoring_line(league),
+        "forfeit": forfeit_line(league),
     }
+
+
+# -- the terms of a league, in words (issue 21, point 7) ------------------------------------
+
+_OPTION_WORDS: dict[tuple[str, str], dict[str, str]] = {
+    ("epaminondas", "board"): {"14x12": "on a 14×12 board", "8x8": "on an 8×8 board"},
+    ("epaminondas", "anti_copy"): {
+        "on": "with the anti-copy rule",
+        "off": "without the anti-copy rule",
+    },
+    ("anti-grid", "board"): {
+        "large": "on the large board (16×16, 15 pawns each)",
+        "small": "on the small board (12×12, 11 pawns each)",
+    },
+    ("anti-grid", "chain"): {"on": "with chain captures", "off": "without chain captures"},
+    ("elemento", "dice"): {
+        "rolled": "the dice rolled before every turn",
+        "turned": "the dice turned after each turn (ELE-16)",
+    },
+    ("nelaxtam", "variant"): {
+        "wild": "the wild variant (every troop may act)",
+        "quiet": "the quiet variant (one troop acts a turn)",
+    },
+}
+
+
+def game_in_words(name: str, options: dict[str, Any], seats: int) -> str:
+    """The game and its options as a player reads them: ``Epaminondas on a 14×12 board, with
+    the anti-copy rule`` (never ``board=14x12``)."""
+    rules = engine.game_class(name)
+    words: list[str] = []
+    for key, value in sorted((options or {}).items()):
+        value = str(value)
+        if name == "nelaxtam" and key == "size":
+            article = "an" if value.startswith("8") or value in ("11", "18") else "a"
+            words.append(f"on {article} {value}×{value} board")
+        elif name == "nelaxtam" and key == "sea":
+            words.append(f"{value} troop{'s' * (value != '1')} arriving by sea")
+        elif (name, key) in _OPTION_WORDS:
+            words.append(_OPTION_WORDS[name, key].get(value, f"{key.replace('_', ' ')} {value}"))
+        else:
+            words.append(f"{key.replace('_', ' ')} {value}")
+    board = [w for w in words if w.startswith("on ")]
+    rest = [w for w in words if not w.startswith("on ")]
+    text = " ".join([rules.title, *board])
+    if len(rules.player_counts) > 1:
+        text += f" for {seats} players"
+    return ", ".join([text, *rest])
+
+
+def players_line(league: League) -> str:
+    """How many take part so far and how many sit at each game."""
+    joined = sum(e.status == "active" for e in league.entries)
+    invited = sum(e.status == "invited" for e in league.entries)
+    parts = [f"{joined} accepted"] + ([f"{invited} invited"] if invited else [])
+    each = "3 or 4 at each table" if league.format == "tables" else f"{league.seats} in each game"
+    return f"{joined + invited} so far ({', '.join(parts)}); {each}"
+
+
+def _points(value: float) -> str:
+    text = "½" if value == 0.5 else f"{value:g}"
+    return f"{text} point" + ("" if value == 1 else "s")
+
+
+def scoring_line(league: League) -> str:
+    """What a result is worth in this league's standings."""
+    scoring = league.scoring
+    if league.format == "knockout":
+        rule = {
+            "replay": "a drawn game is replayed",
+            "higher_seed": "a drawn game goes to the higher seed",
+            "second_seat": "a drawn game goes to the second seat",
+        }[league.settings.get("draw_rule", "replay")]
+        return f"knockout: the winner of each game goes on, the loser is out; {rule}"
+    if league.format == "tables":
+        return (
+            "1 point for each player you finish ahead of at your table and ½ for each you tie "
+            f"with; a round you sit out scores {_points(scoring.get('bye', 0.0))}"
+        )
+    return (
+        f"a win {_points(scoring['win'])}, a draw {_points(scoring['draw'])}, a loss "
+        f"{_points(scoring['loss'])}, a bye {_points(scoring['bye'])}, a loss by forfeit "
+        f"{_points(scoring['forfeit_loss'])}"
+    )
+
+
+def forfeit_line(league: League) -> str:
+    """What loses a game without playing it out, and what a withdrawal does."""
+    control = league.time_control
+    try:
+        sealed = engine.new_game(league.game, league.options, league.seats).initial_state()
+        simultaneous = bool(sealed.simultaneous)
+    except engine.EngineError:
+        simultaneous = False
+    if simultaneous:
+        after = control.get("forfeit_after") or 0
+        if after:
+            turns = "turn" if after == 1 else f"{after} turns in a row"
+            rule = (
+                f"missing the deadline of {turns} forfeits the game (default orders are "
+                "played for each miss)"
+            )
+        else:
+            rule = "a missed deadline plays default orders for you; no game is lost by forfeit"
+    elif control.get("bank"):
+        rule = "a player whose time bank runs out loses the game on time, a forfeit"
+    else:
+        rule = "a move not made by its deadline loses the game on time, a forfeit"
+    withdrawal = league.settings.get("withdrawal", "forfeit")
+    if withdrawal == "expunge":
+        rule += "; a player who withdraws leaves the standings with all their games"
+    else:
+        rule += "; a player who withdraws loses their remaining games by forfeit"
+    return rule
 
 
 def _players(league: League) -> list[Player]:

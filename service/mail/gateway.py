@@ -49,7 +49,7 @@ from service.db import Database, enqueue, is_conflict
 from service.errors import ServiceError
 from service.mail import authentication, header_lines
 from service.mail.addresses import AddressError, LeagueToken, ReplyToken, read_any_address
-from service.mail.commands import Command, Kind, read_commands, take_conditionals
+from service.mail.commands import Command, Kind, take_conditionals
 from service.mail.extract import Reply, extract_reply
 from service.mail.guard import ErrorReplyLimiter, unanswerable
 from service.mail.models import (
@@ -76,15 +76,6 @@ NOBODY_TO_ANSWER = "its sender is no registered address of the player a reply ad
 RESULT_CHARS = 4000
 MAX_ATTEMPTS = 5
 """Tries of one message (each committed before its work) before it is marked failed."""
-LEAGUE_ANSWERS = {
-    **dict.fromkeys(("accept", "yes", "join", "i accept", "i join", "accepted"), True),
-    **dict.fromkeys(("decline", "no", "i decline", "declined"), False),
-}
-"""Lines (lowercase, single spaces, no trailing punctuation) that answer an invitation."""
-HOW_TO_ANSWER = (
-    "to answer the invitation, reply with accept (or yes, or join) or with decline (or no), "
-    "alone above the marker line"
-)
 
 
 # -- receiving ------------------------------------------------------------------------------
@@ -765,29 +756,11 @@ _HOW_TO_TAKE_PART = (
 
 
 def _league_answer(text: str) -> tuple[bool | None, str]:
-    """The one answer a reply to an invitation gives, or None and why it gives none."""
-    answers: set[bool] = set()
-    unread: list[str] = []
-    for command in read_commands(text):
-        if command.kind in (Kind.GREETING, Kind.IGNORED):
-            continue
-        for line in command.line.splitlines():
-            words = " ".join(line.lower().split()).rstrip(".!?,;:")
-            if words in LEAGUE_ANSWERS:
-                answers.add(LEAGUE_ANSWERS[words])
-            else:
-                unread.append(line)
-    if unread:
-        return None, f"we could not read {_quote_line(unread[0])}: {HOW_TO_ANSWER}"
-    if len(answers) != 1:
-        what = "both accept and decline" if answers else "no answer"
-        return None, f"we found {what} in your reply: {HOW_TO_ANSWER}"
-    return answers.pop(), ""
+    """The one answer a reply to an invitation gives, or None and why it gives none: read
+    as prose, like a move reply ("Yes, count me in!"), by ``service.leagues.answers``."""
+    from service.leagues.answers import read_answer
 
-
-def _quote_line(line: str) -> str:
-    first = line.splitlines()[0] if line else ""
-    return f"'{first}'" + (" (and the lines after it)" if "\n" in line else "")
+    return read_answer(text)
 
 
 def _recipients(row: InboundMessage) -> list[str]:

@@ -43,7 +43,7 @@ HAND_MADE = [
         {"size": "8", "variant": "quiet"},
         "......Ao/......../......../......../......../......../.2....../1....... 3 0",
     ),
-    # ELE-19 in the rule book's five-field form, 3 players, Player 2 to complete rank 1.
+    # ELE-19 in the rule book's five-field form, 3 players, East to complete rank 1.
     ("elemento", {}, "..../..../..../fWe. FFWEEAAfwweaa 0-0-0 2 G+B"),
 ]
 

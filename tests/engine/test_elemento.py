@@ -310,7 +310,7 @@ def test_ele12_a_placement_resets_the_pass_count() -> None:
 
 
 def test_quiet_turn_limit_ends_a_game_of_moves_without_points() -> None:
-    """Project rule (module docstring): 10 turns per player without a placement or point."""
+    """ELE-20: 10 turns per player in a row without a placement or a point end the game."""
     state = position(MOVE_ONLY.replace(" 0 0", " 0 19"))
     after, _ = play(state, "d1-c1")
     assert after.outcome is not None and after.outcome.result == "0-1"
@@ -329,11 +329,11 @@ def test_quiet_turn_count_restarts_with_a_placement_or_a_point() -> None:
 
 def test_ele13_decided_seating_order_is_a_chance_step() -> None:
     state = elemento(3)
-    assert state.game.seat_names == ("Player 1", "Player 2", "Player 3")
+    assert state.game.seat_names == ("North", "East", "South")
     assert state.chance_outcomes() == ("1-2-3", "1-3-2", "2-1-3", "2-3-1", "3-1-2", "3-2-1")
     assert state.status() == "Waiting for the seating draw (ELE-13)"
     resolution = state.apply_chance("2-1-3")
-    assert resolution.events[0].text == "seating order drawn: Player 2, Player 1, Player 3"
+    assert resolution.events[0].text == "seating order drawn: East, North, South"
     seated = resolution.state
     assert seated.chance_outcomes() == ROLLS
     assert seated.position().endswith(" 2 ? 0 0 2-1-3")
@@ -363,7 +363,7 @@ def test_ele14_with_three_players_any_stone_on_a_rolled_colour_may_move() -> Non
     state = position("F.aW/.wef/eF../..wa WEEAAf 0-0-1 3 Y+R 0 0 2-3-1", players=3)
     assert texts(state, 2) == ["a2-a1", "b2-b1", "b2-c2 c:light", "b2-c2 c:dark", "c4-b4"]
     after, events = play(state, "c4-b4")
-    assert events[0] == "Player 3 moved dark air c4-b4"
+    assert events[0] == "South moved dark air c4-b4"
     assert after.position().split()[0] == "Fa.W/.wef/eF../..wa"
 
 
@@ -372,7 +372,7 @@ def test_ele15_decided_default_removes_the_colour_with_fewer_stones_light_on_a_t
     assert tie.parse(0, "LA@a1").choices == (("1", "light"),)
     after, events = play(tie, "LA@a1")
     assert after.position().split()[0] == "F.../..../..../..wf"
-    assert "Player 1 removes the light stones of rank 1: a1, b1" in events
+    assert "North removes the light stones of rank 1: a1, b1" in events
     fewer = position("F.../..../..../.ewF WWEEAAffweaa 0-0-0 1 G+R 0 0 1-2-3", players=3)
     assert fewer.parse(0, "DA@a1").choices == (("1", "light"),)
     assert play(fewer, "DA@a1 1:dark")[0].position().split()[0] == "F.../..../..../...F"
@@ -400,7 +400,7 @@ def test_ele15_decided_first_to_three_points_wins_with_three_or_four_players() -
     after, _ = play(position(text, players=4), "DA@a1")
     assert after.outcome is not None
     assert after.outcome.places == (3, 1, 3, 2)
-    assert after.outcome.reason == "Player 2 reached 3 points (ELE-15)"
+    assert after.outcome.reason == "East reached 3 points (ELE-15)"
 
 
 def test_ele13_ele15_four_player_seeded_game_reaches_an_end_in_seating_order() -> None:
@@ -565,7 +565,7 @@ def test_ele19_three_player_order_must_name_each_seat_once() -> None:
 def test_ascii_board_shows_quadrant_letters_stones_and_coordinates() -> None:
     picture = position(MOVE_ONLY).ascii()
     lines = picture.splitlines()
-    assert lines[0].split() == ["a", "b", "c", "d"] == lines[-3].split()
+    assert lines[0].split() == ["a", "b", "c", "d"] == lines[-4].split()
     assert lines[2] == " 4 | g:f   g:. | Y:A   Y:E | 4"
     assert lines[6] == " 1 | r:a   r:E | B:.   B:W | 1"
     assert "capital: on the dice now" in picture
@@ -585,9 +585,9 @@ def test_grid_titles_and_info_lines() -> None:
     )
     three = elemento(3, "turned").apply_chance("2-3-1").state
     assert three.info() == (
-        "Score: Player 1 0, Player 2 0, Player 3 0 (first to 3 wins)",
+        "Score: North 0, East 0, South 0 (first to 3 wins)",
         "Common supply: FFWWEEAAffwweeaa",
-        "Seating order: Player 2, Player 3, Player 1",
+        "Turn order (drawn, ELE-13): East, South, North; East first",
         "Dice (turned, ELE-16): to be rolled",
     )
 

@@ -314,6 +314,12 @@ LEAGUE = {
     "starts_at": DEADLINE,
     "url": "https://pbem.example/leagues/3",
     "api_url": "https://pbem.example/api/v1/leagues/3",
+    "game_words": "Epaminondas on a 14×12 board, with the anti-copy rule",
+    "players": "6 so far (4 accepted, 2 invited); 2 in each game",
+    "scoring": (
+        "a win 1 point, a draw ½ point, a loss 0 points, a bye 1 point, a loss by forfeit 0 points"
+    ),
+    "forfeit": "a move not made by its deadline loses the game on time, a forfeit",
 }
 
 

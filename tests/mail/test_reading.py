@@ -363,7 +363,7 @@ def test_a_resignation_with_doubt_is_not_done_but_asked_about(typed: str) -> Non
 
 
 def test_not_resigning_is_no_command_and_the_move_is_played() -> None:
-    label = "elemento 3p Player 1 your_turn"
+    label = "elemento 3p North your_turn"
     move = moments()[label].position.action
     reading = read_from(label, "iPhone Mail", f"Not resigning yet!\n{move}")
     assert acted(reading) == [("move", move)]

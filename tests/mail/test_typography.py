@@ -53,7 +53,7 @@ def test_every_dash_like_is_a_hyphen_in_every_game_epa_12_ant_17(label: str, das
     [
         ("elasta Black reminder", "Gmail ja"),
         ("nelaxtam O turn_resolved", "QQ Mail, GB18030"),
-        ("elemento 3p Player 1 your_turn", "Becky!, ISO-2022-JP"),
+        ("elemento 3p North your_turn", "Becky!, ISO-2022-JP"),
         ("anti-grid Red draw_news", "Thunderbird zh-CN"),
     ],
 )

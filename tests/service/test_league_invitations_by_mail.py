@@ -6,6 +6,7 @@ address, a stranger or a duplicate delivery changes nothing (more)."""
 from __future__ import annotations
 
 import base64
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
@@ -13,7 +14,8 @@ from sqlalchemy import func, select
 from service import players
 from service.db import Database
 from service.leagues import leagues
-from service.leagues.models import Entry
+from service.leagues.mail import forfeit_line, game_in_words, players_line, scoring_line
+from service.leagues.models import Entry, League
 from service.mail import gateway
 from service.mail.addresses import (
     LEAGUE_PURPOSE,
@@ -210,3 +212,165 @@ def test_a_duplicate_delivery_answers_once(database: Database) -> None:
     assert len(mails(database, ALICE, "league_answer")) == 1
     with database.transaction() as session:
         assert session.scalar(select(func.count()).select_from(InboundMessage)) == 1
+
+
+# -- issue 21, point 7: what the invitation says, and answers in prose ----------------------
+
+
+def test_the_invitation_states_game_players_forfeits_and_scoring_and_no_token_route(
+    database: Database,
+) -> None:
+    """issue 21, point 7: the invitation omitted board size, forfeit rule, scoring and the
+    number of players, and offered new invitees an API route needing a token they never got."""
+    with database.transaction() as session:
+        td, _ = players.create(
+            session, None, {"name": "Tess", "emails": ["td@example.org"], "roles": ["td"]}
+        )
+        data = {
+            "name": "Spring League",
+            "game": "epaminondas",
+            "options": {"board": "14x12"},
+            "scoring": {"win": 3, "draw": 1, "loss": 0},
+            "time_control": {"days": 2},
+        }
+        league = leagues.create(session, td, data)
+        leagues.invite(session, league.id, td, {"players": [ALICE, BOB, CAROL]})
+    invitation = latest(database, CAROL)
+    text = " ".join(text_of(invitation).split())
+    assert "a round robin of Epaminondas on a 14×12 board, with the anti-copy rule." in text
+    assert "Players: 3 so far (0 accepted, 3 invited); 2 in each game." in text
+    assert "Time control: 2 days a turn." in text
+    assert (
+        "Forfeits: a move not made by its deadline loses the game on time, a forfeit; a player "
+        "who withdraws loses their remaining games by forfeit." in text
+    )
+    assert (
+        "Scoring: a win 3 points, a draw 1 point, a loss 0 points, a bye 1 point, a loss by "
+        "forfeit 0 points." in text
+    )
+    assert "board=" not in text and "14x12" not in text
+    assert "/api/" not in text and "token" not in text.lower()
+    html = invitation.get_body(("html",))
+    assert html is not None
+    page = " ".join(html.get_content().split())
+    assert "/api/" not in page and "Epaminondas on a 14×12 board" in page
+    assert "reply to this mail with <strong>accept</strong>" in page
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "Yes, count me in!",
+        "yes please",
+        "count me in",
+        "I'm in",
+        "I\N{RIGHT SINGLE QUOTATION MARK}m in!",
+        "Hi Tess,\n\nYes \N{EM DASH} count me in.\n\nCheers,\nAlice",
+        "Sure, sounds fun",
+        "Count me in!\nLooking forward to it.",
+    ],
+)
+def test_a_prose_yes_accepts(database: Database, typed: str) -> None:
+    """issue 21, point 7: "Yes, count me in!" was refused though move replies accept prose."""
+    league_id = invite(database, ALICE)
+    row = send(database, reply(latest(database, ALICE), ALICE, typed, shape="gmail"))
+    assert row.status == "processed", row.result
+    assert row.result == f"league {league_id}: invitation accepted"
+    assert status_of(database, league_id, ALICE) == "active"
+    assert not mails(database, ALICE, "error_reply")
+
+
+@pytest.mark.parametrize(
+    "typed", ["no thanks", "No, sorry, not this time", "No thank you.", "Count me out"]
+)
+def test_a_prose_no_declines(database: Database, typed: str) -> None:
+    """issue 21, point 7: declines in prose are read as declines."""
+    league_id = invite(database, ALICE)
+    row = send(database, reply(latest(database, ALICE), ALICE, typed))
+    assert row.status == "processed", row.result
+    assert status_of(database, league_id, ALICE) == "declined"
+
+
+@pytest.mark.parametrize(
+    ("typed", "why"),
+    [
+        ("Yes, but only if it starts in May", "('but' leaves the answer open)"),
+        ("count me in?", "('count me in?' asks rather than answers)"),
+        ("Yes, I resign", "('resign' is a command of a game, not an answer)"),
+        ("Looking forward to it", "we found no answer, accept or decline, in your reply"),
+    ],
+)
+def test_an_unreadable_prose_answer_is_quoted_with_what_is_valid(
+    database: Database, typed: str, why: str
+) -> None:
+    """issue 21, point 7: a clear answer for replies that cannot be read: what was read, why,
+    and the answers that are valid; nothing changes."""
+    league_id = invite(database, ALICE)
+    row = send(database, reply(latest(database, ALICE), ALICE, typed))
+    assert row.status == "rejected" and why in (row.result or "")
+    assert status_of(database, league_id, ALICE) == "invited"
+    answer = " ".join(text_of(latest(database, ALICE)).split())
+    assert why in answer
+    assert f"'{typed}'" in answer
+    assert "reply with accept (or yes, or join, or count me in)" in answer
+    assert "decline (or no, or no thanks)" in answer
+
+
+WORDS = [
+    ("epaminondas", {"board": "14x12", "anti_copy": "on"}, 2,
+     "Epaminondas on a 14×12 board, with the anti-copy rule"),
+    ("epaminondas", {"board": "8x8", "anti_copy": "off"}, 2,
+     "Epaminondas on an 8×8 board, without the anti-copy rule"),
+    ("nelaxtam", {"size": "8", "sea": "1", "variant": "quiet"}, 2,
+     "Nelaxtam on an 8×8 board, 1 troop arriving by sea, the quiet variant (one troop acts a "
+     "turn)"),
+    ("anti-grid", {"board": "small", "chain": "on"}, 2,
+     "Anti-Grid on the small board (12×12, 11 pawns each), with chain captures"),
+    ("elemento", {"dice": "turned"}, 4,
+     "Elemento for 4 players, the dice turned after each turn (ELE-16)"),
+    ("elasta", {}, 2, "Elasta"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("game", "options", "seats", "words"), WORDS)
+def test_the_game_and_its_options_in_words(
+    game: str, options: dict[str, str], seats: int, words: str
+) -> None:
+    """issue 21, point 7: "Epaminondas on a 14×12 board", never ``board=14x12``."""
+    assert game_in_words(game, options, seats) == words
+
+
+def terms(**fields: Any) -> League:
+    base: dict[str, Any] = {
+        "game": "epaminondas",
+        "options": {"board": "14x12", "anti_copy": "on"},
+        "seats": 2,
+        "format": "round_robin",
+        "settings": {"withdrawal": "forfeit"},
+        "scoring": {"win": 1.0, "draw": 0.5, "loss": 0.0, "bye": 1.0, "forfeit_loss": 0.0},
+        "time_control": {"days": 3.0, "skip_weekends": False, "forfeit_after": 3, "bank": None},
+    }
+    return League(**{**base, **fields})
+
+
+def test_the_forfeit_rule_and_scoring_follow_the_league() -> None:
+    """issue 21, point 7: sealed games forfeit after missed turns, alternating ones on time;
+    knockout and tables score as their formats do."""
+    sealed = terms(game="nelaxtam", options={}, time_control={"forfeit_after": 2})
+    assert forfeit_line(sealed).startswith(
+        "missing the deadline of 2 turns in a row forfeits the game"
+    )
+    bank = terms(time_control={"forfeit_after": 3, "bank": {"initial_days": 10}})
+    assert forfeit_line(bank).startswith("a player whose time bank runs out loses the game")
+    expunge = terms(settings={"withdrawal": "expunge"})
+    assert forfeit_line(expunge).endswith(
+        "a player who withdraws leaves the standings with all their games"
+    )
+    knockout = terms(format="knockout", settings={"draw_rule": "higher_seed"})
+    assert scoring_line(knockout) == (
+        "knockout: the winner of each game goes on, the loser is out; a drawn game goes to "
+        "the higher seed"
+    )
+    tables = terms(game="elemento", options={"dice": "rolled"}, seats=4, format="tables")
+    assert scoring_line(tables).startswith("1 point for each player you finish ahead of")
+    assert players_line(tables) == "0 so far (0 accepted); 3 or 4 at each table"
