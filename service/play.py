@@ -18,14 +18,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
-from markupsafe import Markup
 from sqlalchemy.orm import Session
 
 from engine import State
-from service import conditional, games  # noqa: F401  (conditional: its hook answers moves)
+from service import conditional, games, notify, reader  # noqa: F401  (conditional: its hook)
 from service.errors import ServiceError
 from service.mail.play_links import PlayToken, read_play_token
-from service.mail.render import render_board_html, square_colour
+from service.mail.render import square_colour
 from service.models import Game, Player
 from service.web import transaction
 
@@ -67,6 +66,10 @@ def _post(session: Session, token: str, found: PlayToken, game: Game, player: Pl
     except ServiceError as error:
         context = page_context(session, found, game, player, "", text, error.message)
         return render_template("play.html", **context), error.status
+    seat = games.seat_of(game, player)
+    order = games.sealed_order(session, game, seat) if seat is not None else None
+    if order is not None:  # the same receipt a mailed order gets
+        notify.orders_received(session, game, player, order.parsed, order.receipt)
     return redirect(url_for("play.play_page", token=token, done="sent"), code=303)
 
 
@@ -88,8 +91,11 @@ def page_context(
     own = state.orders_of(seat) if live and state.simultaneous else None
     view = state.view(seat).to_json()
     count = len(state.legal_actions(seat)) if owes else 0
+    last_move, last_squares = reader.last_move(session, game, state)
+    turned = _turned(state, seat)
+    data = games.summary(session, game, player, state)
     return {
-        "game": games.summary(session, game, player, state),
+        "game": data,
         "view": view,
         "seat": seat,
         "seat_name": view["seat_names"][seat],
@@ -98,7 +104,10 @@ def page_context(
         "owes": owes,
         "sealed": state.simultaneous,
         "own_orders": None if own is None else state.format(own),
-        "grid": _from_side(state, seat),
+        "grid": _from_side(state.grid(seat).to_json(), turned),
+        "last_move": last_move,
+        "last_squares": set(last_squares),
+        "next": _next(game, state, seat, data["status_line"]) if notice and not live else "",
         "square_colour": square_colour,
         "legal_count": count,
         "legal": _legal(state, seat) if owes and count <= MAX_LISTED else [],
@@ -108,7 +117,7 @@ def page_context(
         "error": error,
         "notice": notice,
         "preview": preview,
-        "preview_board": _preview_board(state, seat, preview) if preview else None,
+        "preview_grid": _from_side(preview["view"]["grid"], turned) if preview else None,
         "game_url": url_for("web.game_page", gid=str(game.id)),
     }
 
@@ -132,13 +141,26 @@ def _turn_round(grid: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _from_side(state: State, seat: int) -> dict[str, Any]:
-    grid = state.grid(seat).to_json()
-    return _turn_round(grid) if _turned(state, seat) else grid
+def _from_side(grid: dict[str, Any], turned: bool) -> dict[str, Any]:
+    """A grid as the viewer sees it: the board and its preview are turned alike, decided
+    once from the position on the board (a preview's position may look different)."""
+    return _turn_round(grid) if turned else grid
 
 
-def _preview_board(state: State, seat: int, preview: dict[str, Any]) -> Markup:
-    view = dict(preview["view"])
-    if _turned(state, seat):
-        view["grid"] = _turn_round(view["grid"])
-    return Markup(render_board_html(view))
+def _next(game: Game, state: State, seat: int, status_line: str) -> str:
+    """After a move or orders were taken: what comes next, for the notice that says so."""
+    if game.status != games.ACTIVE:
+        return f"{status_line}."
+    if seat in state.to_act:
+        what = "orders" if state.simultaneous else "move"
+        return (
+            f"Turn {game.turn} is open, and it wants your {what}: the link for it is in your "
+            "newest mail about this game."
+        )
+    if not state.to_act:
+        return f"Turn {game.turn} opens shortly; we mail you when it is your turn, with a new link."
+    names = state.game.seat_names
+    players = {s.seat: s.player.name for s in game.seats}
+    who = " and ".join(f"{players.get(s, names[s])} ({names[s]})" for s in state.to_act)
+    verb = "play" if len(state.to_act) > 1 else "plays"
+    return f"Next, {who} {verb} turn {game.turn}; we mail you when it is your turn, with a new link."

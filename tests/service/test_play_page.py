@@ -89,3 +89,29 @@ def test_a_link_we_did_not_sign_opens_nothing(app: Flask, alice: Client, bob: Cl
     assert web.post(f"/play/{game_id}.{alice.id}.1.x", data={"move": "a1-a3"}).status_code == 404
     for odd in ("1.2.3.%C3%A9", "%C2%B2.2.3.abc", "1.2.3.\u00e9\u00e9"):  # non-ASCII: 404, not 500
         assert web.get(f"/play/{odd}").status_code == 404
+
+
+def test_the_preview_for_black_is_drawn_from_blacks_side_like_the_board(
+    app: Flask, database: Database, alice: Client, bob: Client
+) -> None:
+    """Issue 21, point 4: Black's preview board on the play page is drawn from Black's side,
+    as the board above it is (not from White's beside Black's)."""
+    for name, options, move in (
+        ("epaminondas", {"board": "8x8"}, "a1-a3"),
+        ("anti-grid", {"board": "small"}, None),
+        ("elasta", {}, "a7 b6 c5 d4 e3 f2 g1 h0"),
+    ):
+        game_id = start(alice, bob, name, options)
+        web = app.test_client()
+        if move is not None and name != "elasta":
+            web.post(play_link(database, alice, game_id), data={"move": move, "do": "play"})
+        link = play_link(database, bob, game_id)
+        page = web.get(link).get_data(as_text=True)
+        example = re.search(r"e\.g\. <code>([^<]+)</code>", page)
+        assert example, page
+        shown = web.post(link, data={"move": example[1], "do": "preview"}).get_data(as_text=True)
+        board, preview = shown.split('id="preview-board"')
+        squares = re.findall(r'data-square="([a-z]+\d+)"', board)
+        previewed = re.findall(r'data-square="([a-z]+\d+)"', preview)
+        print(name, squares[:3], previewed[:3])
+        assert squares and squares[:3] == previewed[:3], (name, squares[:3], previewed[:3])
