@@ -104,6 +104,7 @@ def page_context(
         "owes": owes,
         "sealed": state.simultaneous,
         "own_orders": None if own is None else state.format(own),
+        "receipt": _receipt(session, game, seat) if own is not None else None,
         "grid": _from_side(state.grid(seat).to_json(), turned),
         "last_move": last_move,
         "last_squares": set(last_squares),
@@ -120,6 +121,11 @@ def page_context(
         "preview_grid": _from_side(preview["view"]["grid"], turned) if preview else None,
         "game_url": url_for("web.game_page", gid=str(game.id)),
     }
+
+
+def _receipt(session: Session, game: Game, seat: int) -> str | None:
+    order = games.sealed_order(session, game, seat)
+    return order.receipt if order is not None else None
 
 
 def _legal(state: State, seat: int) -> list[str]:
