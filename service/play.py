@@ -68,7 +68,7 @@ def _post(session: Session, token: str, found: PlayToken, game: Game, player: Pl
         return render_template("play.html", **context), error.status
     seat = games.seat_of(game, player)
     order = games.sealed_order(session, game, seat) if seat is not None else None
-    if order is not None:  # the same receipt a mailed order gets
+    if order is not None and order.receipt:  # the same receipt a mailed order gets
         notify.orders_received(session, game, player, order.parsed, order.receipt)
     return redirect(url_for("play.play_page", token=token, done="sent"), code=303)
 
@@ -169,4 +169,6 @@ def _next(game: Game, state: State, seat: int, status_line: str) -> str:
     players = {s.seat: s.player.name for s in game.seats}
     who = " and ".join(f"{players.get(s, names[s])} ({names[s]})" for s in state.to_act)
     verb = "play" if len(state.to_act) > 1 else "plays"
-    return f"Next, {who} {verb} turn {game.turn}; we mail you when it is your turn, with a new link."
+    return (
+        f"Next, {who} {verb} turn {game.turn}; we mail you when it is your turn, with a new link."
+    )

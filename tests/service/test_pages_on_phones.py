@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from sqlalchemy import select
 
 from service import games, leagues  # noqa: F401  (leagues: registers its hooks)
 from service.db import Database
@@ -88,7 +87,8 @@ def pages_to_see(database: Database, admin: Client, people: list[Client]) -> lis
             state = games.state_of(session.get_one(Game, game_id))
             mover = state.to_act[-1]
         found.append(Page(f"play-{name}", play_link(database, people[mover], game_id), True))
-    league = admin.ok("POST", "/leagues", {"name": f"Cup of {LONG_NAME}", "game": "countdown"}, status=201)
+    data = {"name": f"Cup of {LONG_NAME}", "game": "countdown"}
+    league = admin.ok("POST", "/leagues", data, status=201)
     path = f"/leagues/{league['league']['id']}"
     admin.ok("POST", path + "/players", {"players": [p.id for p in people]})
     for person in people:
@@ -148,9 +148,7 @@ def test_every_page_fits_a_phone_and_shows_the_last_move(
                 if hidden:
                     problems.append(f"{seen.name} at {width}: last move off screen {hidden}")
             if width == 390:
-                page.screenshot(
-                    path=str(SCREENSHOTS / f"page-{seen.name}-390.png"), full_page=True
-                )
+                page.screenshot(path=str(SCREENSHOTS / f"page-{seen.name}-390.png"), full_page=True)
                 problems += [f"{seen.name}: {v}" for v in axe_violations(page)]
             page.close()
     assert not problems, "\n".join(problems)

@@ -17,9 +17,8 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
-
 from sqlalchemy import select
+from werkzeug.serving import make_server
 
 from service import chain, games
 from service.db import Database

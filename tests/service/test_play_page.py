@@ -91,7 +91,6 @@ def test_a_link_we_did_not_sign_opens_nothing(app: Flask, alice: Client, bob: Cl
         assert web.get(f"/play/{odd}").status_code == 404
 
 
-
 def notice(html: str) -> str:
     """The text of the page's notice after Play (``#done``), tags dropped."""
     found = re.search(r'<p class="notice" role="status" id="done">(.*?)</p>', html, re.S)
