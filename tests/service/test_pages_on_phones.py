@@ -152,3 +152,51 @@ def test_every_page_fits_a_phone_and_shows_the_last_move(
                 problems += [f"{seen.name}: {v}" for v in axe_violations(page)]
             page.close()
     assert not problems, "\n".join(problems)
+
+
+def looked_at(page: Any, what: str) -> list[str]:
+    """What is wrong with the page as it stands: too wide, or an axe-core violation."""
+    try:
+        assert_fits(page, what)
+    except AssertionError as error:
+        return [str(error)]
+    return [f"{what}: {violation}" for violation in axe_violations(page)]
+
+
+@pytest.mark.parametrize("width", PHONE_WIDTHS)
+def test_the_play_page_after_preview_and_after_send_fits_a_phone(
+    browser: Any,  # noqa: F811
+    server: str,  # noqa: F811
+    database: Database,
+    people: list[Client],
+    width: int,
+) -> None:
+    """Issue 21, points 1 and 6 (play page): the page as a player walks it on a phone, the
+    preview board (Anti-Grid 16x16, Black's side of Epaminondas 14x12) and, for sealed orders
+    (Nelaxtam 16x16), the "sent, sealed" notice with its receipt and the notice after the
+    turn resolved, all fit the width and pass axe-core."""
+    problems: list[str] = []
+    for name, game, options in (
+        ("anti-grid-16x16", "anti-grid", {"board": "large"}),
+        ("epaminondas-14x12", "epaminondas", {"board": "14x12"}),
+        ("nelaxtam-16x16", "nelaxtam", {"size": "16"}),
+    ):
+        seats = [people[0].id, people[1].id]
+        data = {"game": game, "options": options, "seats": seats}
+        game_id = int(people[0].ok("POST", "/games", data, status=201)["game"]["id"])
+        if game == "epaminondas":
+            play_once(database, game_id)  # Black's turn
+        for mover in (0, 1) if game == "nelaxtam" else (1 if game == "epaminondas" else 0,):
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            page.goto(server + play_link(database, people[mover], game_id))
+            example = page.inner_text("label[for=move] code")
+            page.fill("#move", example)
+            page.click("#preview")
+            assert page.locator("#preview-grid").count() == 1
+            problems += looked_at(page, f"{name}, preview by seat {mover}, at {width}")
+            page.click("#send")
+            problems += looked_at(page, f"{name}, sent by seat {mover}, at {width}")
+            if width == 390 and game == "nelaxtam" and mover == 0:
+                page.screenshot(path=str(SCREENSHOTS / "page-play-sealed-390.png"), full_page=True)
+            page.close()
+    assert not problems, "\n".join(problems)
