@@ -45,8 +45,8 @@ BOARDS = (
     ("elemento-4", "elemento", {}, 4),
 )
 """Every game and board size: (name, game, options, players)."""
-LAST = "td.last, td[title$='(last move)']"
-"""Squares marked as the last move's: the play page's class, the mail board's title."""
+LAST = "td.last, td[data-last-move], td[title$='(last move)']"
+"""Squares marked as the last move's: the play page's class, the mail board's mark."""
 LONG_NAME = "Maximiliane Wolkenstein-Oberhollenzer"
 
 
