@@ -2,11 +2,15 @@
 
 The token (``service/mail/play_links.py``) names one player, one game and one turn; it is the
 whole credential, so it opens nothing else and expires with its turn. The page shows the board
-from the player's side (the engine's ``view(seat)``, turned round for the second seat when the
-engine draws the same picture for everyone), the legal moves, and a form: type a move in the
+from the player's side (the engine's ``view(seat)``, turned as in the player's mails:
+``mail/boards.py`` ``should_flip``), the legal moves, and a form: type a move in the
 mail notation, **Preview** it (the board after it; nothing stored, like ``POST .../preview``)
 or **Send** it (``games.submit``, channel ``web``). Sealed orders then show as "sent, sealed"
-(and may be replaced) until the turn resolves.
+with their receipt (and may be replaced) until the turn resolves, and get the same
+``orders_received`` mail as orders sent by mail. After a move one notice says what happened and
+what comes next. The last move is named and its squares ringed (``reader.last_move``: what
+changed since the last turn opened, in the spectator's view, so sealed orders never show); the
+board and its preview fit any width from 320 px (cells share the width, squares keep square).
 
 Everything works without JavaScript. ``static/play.js`` (no build step) adds clicking: clicked
 squares narrow the legal moves to those through them, in order, and fill the text box; for
@@ -23,8 +27,9 @@ from sqlalchemy.orm import Session
 from engine import State
 from service import conditional, games, notify, reader  # noqa: F401  (conditional: its hook)
 from service.errors import ServiceError
+from service.mail.boards import flip_grid, should_flip
 from service.mail.play_links import PlayToken, read_play_token
-from service.mail.render import square_colour
+from service.mail.render import legend, square_colour
 from service.models import Game, Player
 from service.web import transaction
 
@@ -92,7 +97,8 @@ def page_context(
     view = state.view(seat).to_json()
     count = len(state.legal_actions(seat)) if owes else 0
     last_move, last_squares = reader.last_move(session, game, state)
-    turned = _turned(state, seat)
+    turned = should_flip(game.name, seat, player.board_flip)
+    drawn = state.grid(seat).to_json()
     data = games.summary(session, game, player, state)
     return {
         "game": data,
@@ -105,11 +111,12 @@ def page_context(
         "sealed": state.simultaneous,
         "own_orders": None if own is None else state.format(own),
         "receipt": _receipt(session, game, seat) if own is not None else None,
-        "grid": _from_side(state.grid(seat).to_json(), turned),
+        "grid": _from_side(drawn, turned),
         "last_move": last_move,
         "last_squares": set(last_squares),
         "next": _next(game, state, seat, data["status_line"]) if notice and not live else "",
         "square_colour": square_colour,
+        "legend": legend(drawn) if drawn["legend"] else [],
         "legal_count": count,
         "legal": _legal(state, seat) if owes and count <= MAX_LISTED else [],
         "examples": list(state.examples(seat)) if owes else [],
@@ -132,25 +139,11 @@ def _legal(state: State, seat: int) -> list[str]:
     return [state.format(action) for action in state.legal_actions(seat)]
 
 
-def _turned(state: State, seat: int) -> bool:
-    """The second of two seats sees the board turned round when the engine draws one picture
-    for everybody (as Epaminondas does), so that their own pieces are at the bottom."""
-    return seat == 1 and state.game.players == 2 and state.grid(seat) == state.grid(None)
-
-
-def _turn_round(grid: dict[str, Any]) -> dict[str, Any]:
-    return {
-        **grid,
-        "rows": [list(reversed(row)) for row in reversed(grid["rows"])],
-        "files": grid["files"][::-1],
-        "ranks": grid["ranks"][::-1],
-    }
-
-
 def _from_side(grid: dict[str, Any], turned: bool) -> dict[str, Any]:
-    """A grid as the viewer sees it: the board and its preview are turned alike, decided
-    once from the position on the board (a preview's position may look different)."""
-    return _turn_round(grid) if turned else grid
+    """A grid as the viewer sees it, turned as in their mails (``mail/boards.py``: Black in
+    Epaminondas and Elasta, Blue in Anti-Grid, unless they turned that off); the board and
+    its preview alike."""
+    return flip_grid(grid) if turned else grid
 
 
 def _next(game: Game, state: State, seat: int, status_line: str) -> str:

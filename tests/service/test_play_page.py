@@ -10,7 +10,7 @@ from flask import Flask
 from sqlalchemy import select
 
 from service.db import Database
-from service.models import Outbox
+from service.models import Outbox, Player
 from tests.service.conftest import Client
 from tests.service.mails import readable
 
@@ -184,3 +184,25 @@ def test_the_preview_for_black_is_drawn_from_blacks_side_like_the_board(
         assert squares == previewed, name  # the same squares in the same places
         top_left = squares[0]  # Black's side: rank 1 on top, file a on the right
         assert top_left[1:] == "1" and top_left[0] != "a", (name, top_left)
+
+
+def test_the_play_page_turns_the_board_as_the_players_mails_do(
+    app: Flask, database: Database, alice: Client, bob: Client
+) -> None:
+    """Issue 21, point 4: the board on the play page (and its preview) is drawn from the side
+    the player's mails draw it from: Black in Epaminondas turned round, Nelaxtam (no sides on
+    the board) never, and nobody's once they turned that off in their mail settings."""
+    web = app.test_client()
+
+    def top_left(game_id: int) -> str:
+        page = web.get(play_link(database, bob, game_id)).get_data(as_text=True)
+        found = re.search(r'data-square="([a-z]+\d+)"', page)
+        assert found
+        return found[1]
+
+    epaminondas = start(alice, bob, "epaminondas", {"board": "8x8"})
+    nelaxtam = start(alice, bob, "nelaxtam", {"size": "8"})
+    assert top_left(epaminondas) == "h1" and top_left(nelaxtam) == "a8"
+    with database.transaction() as session:
+        session.get_one(Player, bob.id).board_flip = False
+    assert top_left(epaminondas) == "a8"
