@@ -47,6 +47,8 @@ BOARDS = (
 """Every game and board size: (name, game, options, players)."""
 LAST = "td.last, td[data-last-move], td[title$='(last move)']"
 """Squares marked as the last move's: the play page's class, the mail board's mark."""
+SQUARE_SHOWN = "getComputedStyle(td).backgroundColor"
+"""The colour a square shows; on the play page the last move's mark leaves it as it is."""
 LONG_NAME = "Maximiliane Wolkenstein-Oberhollenzer"
 
 
@@ -144,6 +146,11 @@ def test_every_page_fits_a_phone_and_shows_the_last_move(
                 marked = page.locator(LAST)
                 if not marked.count():
                     problems.append(f"{seen.name}: no last move marked")
+                filled = page.eval_on_selector_all(
+                    "td.last", f"els => els.filter(td => {SQUARE_SHOWN} !== td.style.background)"
+                )
+                if filled:
+                    problems.append(f"{seen.name}: the last move hides a square's colour")
                 hidden = in_view_horizontally(page, LAST)
                 if hidden:
                     problems.append(f"{seen.name} at {width}: last move off screen {hidden}")
