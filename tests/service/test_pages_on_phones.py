@@ -198,10 +198,12 @@ def test_the_play_page_after_preview_and_after_send_fits_a_phone(
             page.goto(server + play_link(database, people[mover], game_id))
             example = page.inner_text("label[for=move] code")
             page.fill("#move", example)
-            page.click("#preview")
+            with page.expect_navigation(wait_until="load"):  # the form's POST, then its answer
+                page.click("#preview")
             assert page.locator("#preview-grid").count() == 1
             problems += looked_at(page, f"{name}, preview by seat {mover}, at {width}")
-            page.click("#send")
+            with page.expect_navigation(wait_until="load"):
+                page.click("#send")
             problems += looked_at(page, f"{name}, sent by seat {mover}, at {width}")
             if width == 390 and game == "nelaxtam" and mover == 0:
                 page.screenshot(path=str(SCREENSHOTS / "page-play-sealed-390.png"), full_page=True)
