@@ -419,6 +419,19 @@ def submit(
     return game
 
 
+def sealed_order(session: Session, game: Game, seat: int) -> Order | None:
+    """The seat's sealed orders standing for the game's open turn (with their receipt)."""
+    return session.scalar(
+        select(Order).where(
+            Order.game_id == game.id,
+            Order.turn == game.turn,
+            Order.seat == seat,
+            Order.status == "current",
+            Order.sealed.is_(True),
+        )
+    )
+
+
 def _retire_orders(session: Session, game: Game, seat: int, status: str) -> None:
     query = select(Order).where(
         Order.game_id == game.id,

@@ -2,11 +2,15 @@
 
 The token (``service/mail/play_links.py``) names one player, one game and one turn; it is the
 whole credential, so it opens nothing else and expires with its turn. The page shows the board
-from the player's side (the engine's ``view(seat)``, turned round for the second seat when the
-engine draws the same picture for everyone), the legal moves, and a form: type a move in the
+from the player's side (the engine's ``view(seat)``, turned as in the player's mails:
+``mail/boards.py`` ``should_flip``), the legal moves, and a form: type a move in the
 mail notation, **Preview** it (the board after it; nothing stored, like ``POST .../preview``)
 or **Send** it (``games.submit``, channel ``web``). Sealed orders then show as "sent, sealed"
-(and may be replaced) until the turn resolves.
+with their receipt (and may be replaced) until the turn resolves, and get the same
+``orders_received`` mail as orders sent by mail. After a move one notice says what happened and
+what comes next. The last move is named and its squares ringed (``reader.last_move``: what
+changed since the last turn opened, in the spectator's view, so sealed orders never show); the
+board and its preview fit any width from 320 px (cells share the width, squares keep square).
 
 Everything works without JavaScript. ``static/play.js`` (no build step) adds clicking: clicked
 squares narrow the legal moves to those through them, in order, and fill the text box; for
@@ -18,14 +22,14 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
-from markupsafe import Markup
 from sqlalchemy.orm import Session
 
 from engine import State
-from service import conditional, games  # noqa: F401  (conditional: its hook answers moves)
+from service import conditional, games, notify, reader  # noqa: F401  (conditional: its hook)
 from service.errors import ServiceError
+from service.mail.boards import flip_grid, should_flip
 from service.mail.play_links import PlayToken, read_play_token
-from service.mail.render import render_board_html, square_colour
+from service.mail.render import legend, square_colour
 from service.models import Game, Player
 from service.web import transaction
 
@@ -67,6 +71,10 @@ def _post(session: Session, token: str, found: PlayToken, game: Game, player: Pl
     except ServiceError as error:
         context = page_context(session, found, game, player, "", text, error.message)
         return render_template("play.html", **context), error.status
+    seat = games.seat_of(game, player)
+    order = games.sealed_order(session, game, seat) if seat is not None else None
+    if order is not None and order.receipt:  # the same receipt a mailed order gets
+        notify.orders_received(session, game, player, order.parsed, order.receipt)
     return redirect(url_for("play.play_page", token=token, done="sent"), code=303)
 
 
@@ -88,8 +96,12 @@ def page_context(
     own = state.orders_of(seat) if live and state.simultaneous else None
     view = state.view(seat).to_json()
     count = len(state.legal_actions(seat)) if owes else 0
+    last_move, last_squares = reader.last_move(session, game, state)
+    turned = should_flip(game.name, seat, player.board_flip)
+    drawn = state.grid(seat).to_json()
+    data = games.summary(session, game, player, state)
     return {
-        "game": games.summary(session, game, player, state),
+        "game": data,
         "view": view,
         "seat": seat,
         "seat_name": view["seat_names"][seat],
@@ -98,8 +110,13 @@ def page_context(
         "owes": owes,
         "sealed": state.simultaneous,
         "own_orders": None if own is None else state.format(own),
-        "grid": _from_side(state, seat),
+        "receipt": _receipt(session, game, seat) if own is not None else None,
+        "grid": _from_side(drawn, turned),
+        "last_move": last_move,
+        "last_squares": set(last_squares),
+        "next": _next(game, state, seat, data["status_line"]) if notice and not live else "",
         "square_colour": square_colour,
+        "legend": legend(drawn) if drawn["legend"] else [],
         "legal_count": count,
         "legal": _legal(state, seat) if owes and count <= MAX_LISTED else [],
         "examples": list(state.examples(seat)) if owes else [],
@@ -108,37 +125,43 @@ def page_context(
         "error": error,
         "notice": notice,
         "preview": preview,
-        "preview_board": _preview_board(state, seat, preview) if preview else None,
+        "preview_grid": _from_side(preview["view"]["grid"], turned) if preview else None,
         "game_url": url_for("web.game_page", gid=str(game.id)),
     }
+
+
+def _receipt(session: Session, game: Game, seat: int) -> str | None:
+    order = games.sealed_order(session, game, seat)
+    return order.receipt if order is not None else None
 
 
 def _legal(state: State, seat: int) -> list[str]:
     return [state.format(action) for action in state.legal_actions(seat)]
 
 
-def _turned(state: State, seat: int) -> bool:
-    """The second of two seats sees the board turned round when the engine draws one picture
-    for everybody (as Epaminondas does), so that their own pieces are at the bottom."""
-    return seat == 1 and state.game.players == 2 and state.grid(seat) == state.grid(None)
+def _from_side(grid: dict[str, Any], turned: bool) -> dict[str, Any]:
+    """A grid as the viewer sees it, turned as in their mails (``mail/boards.py``: Black in
+    Epaminondas and Elasta, Blue in Anti-Grid, unless they turned that off); the board and
+    its preview alike."""
+    return flip_grid(grid) if turned else grid
 
 
-def _turn_round(grid: dict[str, Any]) -> dict[str, Any]:
-    return {
-        **grid,
-        "rows": [list(reversed(row)) for row in reversed(grid["rows"])],
-        "files": grid["files"][::-1],
-        "ranks": grid["ranks"][::-1],
-    }
-
-
-def _from_side(state: State, seat: int) -> dict[str, Any]:
-    grid = state.grid(seat).to_json()
-    return _turn_round(grid) if _turned(state, seat) else grid
-
-
-def _preview_board(state: State, seat: int, preview: dict[str, Any]) -> Markup:
-    view = dict(preview["view"])
-    if _turned(state, seat):
-        view["grid"] = _turn_round(view["grid"])
-    return Markup(render_board_html(view))
+def _next(game: Game, state: State, seat: int, status_line: str) -> str:
+    """After a move or orders were taken: what comes next, for the notice that says so."""
+    if game.status != games.ACTIVE:
+        return f"{status_line}."
+    if seat in state.to_act:
+        what = "orders" if state.simultaneous else "move"
+        return (
+            f"Turn {game.turn} is open, and it wants your {what}: the link for it is in your "
+            "newest mail about this game."
+        )
+    if not state.to_act:
+        return f"Turn {game.turn} opens shortly; we mail you when it is your turn, with a new link."
+    names = state.game.seat_names
+    players = {s.seat: s.player.name for s in game.seats}
+    who = " and ".join(f"{players.get(s, names[s])} ({names[s]})" for s in state.to_act)
+    verb = "play" if len(state.to_act) > 1 else "plays"
+    return (
+        f"Next, {who} {verb} turn {game.turn}; we mail you when it is your turn, with a new link."
+    )

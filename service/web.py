@@ -23,7 +23,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from service import games, notify, players
+from service import games, players, reader
 from service.db import Database
 from service.errors import NotFound
 from service.leagues import ratings
@@ -85,7 +85,9 @@ def game_page(gid: str) -> Any:
 
 def game_page_context(session: Session, game: Game) -> dict[str, Any]:
     state = games.state_of(game)
-    view = notify.view_json(game, state, None)
+    # A spectator's view with the last move marked (what changed since the last turn opened,
+    # so sealed orders never show), as in the mails.
+    view = reader.view_for(session, game, state, None, None)
     turns = session.scalars(select(Turn).where(Turn.game_id == game.id).order_by(Turn.number)).all()
     data = games.summary(session, game, None, state)
     return {

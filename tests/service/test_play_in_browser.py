@@ -15,12 +15,15 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from sqlalchemy import select
 from werkzeug.serving import make_server
 
 from service import chain, games
 from service.db import Database
+from service.models import Outbox
 from tests.browser import SCREENSHOTS, browser
 from tests.service.conftest import Client
+from tests.service.mails import readable
 from tests.service.test_play_page import play_link, start
 
 __all__ = ["browser"]  # the module's Chromium fixture
@@ -46,6 +49,17 @@ def new_page(browser: Any, problems: list[str], base: str) -> Any:
         lambda r: None if r.url.startswith(base) else problems.append(f"outside: {r.url}"),
     )
     return page
+
+
+def latest_mail(database: Database, player: Client, game_id: int) -> Outbox:
+    with database.transaction() as session:
+        row = session.scalars(
+            select(Outbox)
+            .where(Outbox.game_id == game_id, Outbox.player_id == player.id)
+            .order_by(Outbox.id.desc())
+        ).first()
+    assert row is not None
+    return row
 
 
 def click_move(page: Any, move: str) -> None:
@@ -95,12 +109,17 @@ def test_a_whole_epaminondas_game_played_by_clicking_through_the_signed_links(
             page.click("#preview")
             assert page.locator("#preview-title").count() == 1
             assert page.input_value("#move") == move
-            if moves == 1:
+            if moves == 1:  # Black: the preview is drawn from Black's side, as the board
+                corners = "els => [els[0].dataset.square, els[els.length - 1].dataset.square]"
+                board = page.eval_on_selector_all("#board td[data-square]", corners)
+                shown = page.eval_on_selector_all("#preview-grid td[data-square]", corners)
+                assert board == shown == ["h1", "a8"], (board, shown)
                 click_move(page, move)  # show the clicked squares in the screenshot
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(SCREENSHOTS / "epaminondas-play.png"), full_page=True)
         page.click("#send")
-        assert "Your move is played." in page.inner_text("#done")
+        assert f"Your move for turn {moves + 1} is played." in page.inner_text("#done")
+        assert page.locator("#expired").count() == 0  # no "which is over" under it
         moves += 1
         assert moves < 400
     record = alice.ok("GET", f"/games/{game_id}/record")
@@ -131,10 +150,14 @@ def test_an_elasta_turn_played_by_clicking_chips_onto_files(
         if seat == 0:
             assert "sent, sealed" in page.inner_text("#sealed")
             assert page.locator("#done").count() == 0
+            # issue 21, point 6: the receipt mail a mailed order gets, with the same receipt
+            shown = page.inner_text("#sealed code.hash")
+            receipt = latest_mail(database, player, game_id)
+            assert receipt.kind == "orders_received" and f"Receipt: {shown}" in readable(receipt)
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SCREENSHOTS / "elasta-play.png"), full_page=True)
-    assert "which is over" in page.inner_text("#expired")
-    assert "the turn has resolved with them" in page.inner_text("#done")
+    assert page.locator("#expired").count() == 0
+    assert "the turn has resolved with them. Turn 2 is open" in page.inner_text("#done")
     record = bob.ok("GET", f"/games/{game_id}/record")
     applied = {(o["seat"], o["parsed"], o["channel"]) for o in record["orders"]}
     assert (0, "76543210", "web") in applied and (1, "01234567", "web") in applied

@@ -10,7 +10,7 @@ from flask import Flask
 from sqlalchemy import select
 
 from service.db import Database
-from service.models import Outbox
+from service.models import Outbox, Player
 from tests.service.conftest import Client
 from tests.service.mails import readable
 
@@ -52,7 +52,7 @@ def test_typing_a_move_on_the_signed_page_previews_then_plays_it(
         "nothing sent yet" in preview and alice.ok("GET", f"/games/{game_id}")["game"]["turn"] == 1
     )
     played = web.post(link, data={"move": "a1-a3", "do": "play"}, follow_redirects=True)
-    assert "Your move is played." in played.get_data(as_text=True)
+    assert "Your move for turn 1 is played." in played.get_data(as_text=True)
     assert alice.ok("GET", f"/games/{game_id}")["game"]["turn"] == 2
     # The link expires with its turn; Bob's newest mail has his, for turn 2, from his side.
     assert 'id="expired"' in web.get(link).get_data(as_text=True)
@@ -77,7 +77,7 @@ def test_sealed_orders_show_as_sent_sealed_until_the_turn_resolves(
     assert "sent, sealed (" not in bobs and "76543210" not in bobs
     last = web.post(play_link(database, bob, game_id), data={"move": "01234567", "do": "play"})
     resolved = web.get(last.headers["Location"]).get_data(as_text=True)
-    assert "the turn has resolved with them" in resolved and 'id="expired"' in resolved
+    assert "the turn has resolved with them" in resolved and 'id="expired"' not in resolved
     assert 'id="expired"' in web.get(link).get_data(as_text=True)
 
 
@@ -89,3 +89,120 @@ def test_a_link_we_did_not_sign_opens_nothing(app: Flask, alice: Client, bob: Cl
     assert web.post(f"/play/{game_id}.{alice.id}.1.x", data={"move": "a1-a3"}).status_code == 404
     for odd in ("1.2.3.%C3%A9", "%C2%B2.2.3.abc", "1.2.3.\u00e9\u00e9"):  # non-ASCII: 404, not 500
         assert web.get(f"/play/{odd}").status_code == 404
+
+
+def notice(html: str) -> str:
+    """The text of the page's notice after Play (``#done``), tags dropped."""
+    found = re.search(r'<p class="notice" role="status" id="done">(.*?)</p>', html, re.S)
+    assert found, "no notice after Play"
+    return re.sub(r"<[^>]+>", "", found[1])
+
+
+def test_after_play_the_page_says_what_happened_and_what_comes_next(
+    app: Flask, database: Database, alice: Client, bob: Client
+) -> None:
+    """Issue 21, point 6: after Play the page no longer says "Your move is played." and under
+    it "This link was for turn 1, which is over" (which read as an error): one notice says
+    what happened and what comes next; an old link opened later still says it is over."""
+    game_id = start(alice, bob, "countdown", {"pile": "3"})
+    web = app.test_client()
+    link = play_link(database, alice, game_id)
+    played = web.post(link, data={"move": "take 2", "do": "play"}, follow_redirects=True)
+    html = played.get_data(as_text=True)
+    assert 'id="expired"' not in html and "which is over" not in html
+    assert notice(html) == (
+        "Your move for turn 1 is played. Next, Bob (Player 2) plays turn 2; we mail you when "
+        "it is your turn, with a new link."
+    )
+    last = play_link(database, bob, game_id)
+    over = web.post(last, data={"move": "take 1", "do": "play"}, follow_redirects=True)
+    html = over.get_data(as_text=True)
+    assert "which is over" not in html
+    assert notice(html).startswith("Your move for turn 2 is played. Game over: ")
+    later = web.get(link).get_data(as_text=True)  # the old link, opened again: over, calmly
+    assert 'id="done"' not in later and "This link was for turn 1, which is over" in later
+
+
+def test_sealed_orders_sent_from_the_play_page_get_the_receipt_a_mailed_order_gets(
+    app: Flask, database: Database, alice: Client, bob: Client
+) -> None:
+    """Issue 21, point 6: orders sent on the play page (opened from the link in a mail the
+    service sent) are answered with the same ``orders_received`` mail as orders sent by mail:
+    it names the orders as read and the receipt the page shows; replacing them sends another;
+    once everyone's orders are in, the page says the turn resolved and what comes next."""
+    game_id = start(alice, bob, "elasta", {})
+    web = app.test_client()
+    link = play_link(database, alice, game_id)
+    for orders, parsed in (("a7 b6 c5 d4 e3 f2 g1 h0", "76543210"), ("01234567", "01234567")):
+        sent = web.post(link, data={"move": orders, "do": "play"}, follow_redirects=True)
+        page = sent.get_data(as_text=True)
+        shown = re.search(r'Receipt: <code class="hash">([0-9a-f]+)</code>', page)
+        assert shown, page
+        with database.transaction() as session:
+            row = session.scalars(
+                select(Outbox)
+                .where(Outbox.player_id == alice.id, Outbox.game_id == game_id)
+                .order_by(Outbox.id.desc())
+            ).first()
+            assert row is not None and row.kind == "orders_received"
+            mail = readable(row)
+        assert "We have your sealed orders for turn 1 of Elasta" in mail
+        assert parsed in mail and f"Receipt: {shown[1]}" in mail.replace("\n  ", "")
+    with database.transaction() as session:
+        receipts = session.scalars(
+            select(Outbox).where(Outbox.kind == "orders_received", Outbox.game_id == game_id)
+        ).all()
+    assert [r.player_id for r in receipts] == [alice.id, alice.id]  # Bob hears nothing of them
+    bobs = play_link(database, bob, game_id)
+    done = web.post(bobs, data={"move": "a0 b1 c2 d3 e4 f5 g6 h7", "do": "play"})
+    html = web.get(done.headers["Location"]).get_data(as_text=True)
+    assert notice(html) == (
+        "Your orders for turn 1 are in, and the turn has resolved with them. Turn 2 is open, "
+        "and it wants your orders: the link for it is in your newest mail about this game."
+    )
+
+
+def test_the_preview_for_black_is_drawn_from_blacks_side_like_the_board(
+    app: Flask, database: Database, alice: Client, bob: Client
+) -> None:
+    """Issue 21, point 4: Black's preview board on the play page is drawn from Black's side,
+    as the board above it is (not from White's beside Black's)."""
+    for name, options in (("epaminondas", {"board": "8x8"}), ("anti-grid", {"board": "small"})):
+        game_id = start(alice, bob, name, options)
+        web = app.test_client()
+        first = play_link(database, alice, game_id)
+        example = re.search(r"e\.g\. <code>([^<]+)</code>", web.get(first).get_data(as_text=True))
+        assert example
+        web.post(first, data={"move": example[1], "do": "play"})
+        link = play_link(database, bob, game_id)
+        example = re.search(r"e\.g\. <code>([^<]+)</code>", web.get(link).get_data(as_text=True))
+        assert example
+        shown = web.post(link, data={"move": example[1], "do": "preview"}).get_data(as_text=True)
+        board, preview = shown.split('id="preview-board"')
+        squares = re.findall(r'data-square="([a-z]+\d+)"', board)
+        previewed = re.findall(r'data-square="([a-z]+\d+)"', preview)
+        assert squares == previewed, name  # the same squares in the same places
+        top_left = squares[0]  # Black's side: rank 1 on top, file a on the right
+        assert top_left[1:] == "1" and top_left[0] != "a", (name, top_left)
+
+
+def test_the_play_page_turns_the_board_as_the_players_mails_do(
+    app: Flask, database: Database, alice: Client, bob: Client
+) -> None:
+    """Issue 21, point 4: the board on the play page (and its preview) is drawn from the side
+    the player's mails draw it from: Black in Epaminondas turned round, Nelaxtam (no sides on
+    the board) never, and nobody's once they turned that off in their mail settings."""
+    web = app.test_client()
+
+    def top_left(game_id: int) -> str:
+        page = web.get(play_link(database, bob, game_id)).get_data(as_text=True)
+        found = re.search(r'data-square="([a-z]+\d+)"', page)
+        assert found
+        return found[1]
+
+    epaminondas = start(alice, bob, "epaminondas", {"board": "8x8"})
+    nelaxtam = start(alice, bob, "nelaxtam", {"size": "8"})
+    assert top_left(epaminondas) == "h1" and top_left(nelaxtam) == "a8"
+    with database.transaction() as session:
+        session.get_one(Player, bob.id).board_flip = False
+    assert top_left(epaminondas) == "a8"
