@@ -10,6 +10,7 @@ Use the ``browser`` fixture of a test module with ``from tests.browser import br
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,15 @@ PHONE_WIDTHS = (320, 390)
 DESKTOP_WIDTH = 1200
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 BLOCKING_IMPACTS = frozenset({"serious", "critical"})
+
+
+def screenshot(page: Any, name: str, full_page: bool = True) -> bytes:
+    """The page as a PNG; also kept as ``docs/screenshots/<name>.png`` when ``SCREENSHOTS=1``
+    (a person refreshes the committed pictures on purpose; a test run leaves the tree clean)."""
+    if os.environ.get("SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        return bytes(page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page))
+    return bytes(page.screenshot(full_page=full_page))
 
 
 @pytest.fixture(scope="module")

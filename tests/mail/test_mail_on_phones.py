@@ -33,11 +33,11 @@ from service.mail.render import (
 from tests.browser import (
     DESKTOP_WIDTH,
     PHONE_WIDTHS,
-    SCREENSHOTS,
     assert_fits,
     axe_violations,
     browser,
     in_view_horizontally,
+    screenshot,
 )
 from tests.mail.scenarios import BOARD_GAMES, Variant, board_variants, context, scenario
 
@@ -202,8 +202,7 @@ def test_screenshot_of_a_mail_per_game_at_390(pages: dict[int, Any], name: str) 
     page = pages[390]
     page.set_content(mail_html("turn_resolved", Variant(name)), wait_until="load")
     assert_fits(page, f"turn_resolved of {name}")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"mail-{name}-390.png"), full_page=True)
+    screenshot(page, f"mail-{name}-390")
 
 
 GMAIL_CLIPS_AT = 102_000

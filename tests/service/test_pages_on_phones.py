@@ -22,11 +22,11 @@ from service.models import Game, Player
 from tests.browser import (
     DESKTOP_WIDTH,
     PHONE_WIDTHS,
-    SCREENSHOTS,
     assert_fits,
     axe_violations,
     browser,  # noqa: F401  (a fixture)
     in_view_horizontally,
+    screenshot,
 )
 from tests.service.conftest import Client, new_player
 from tests.service.test_play_in_browser import server  # noqa: F401  (a fixture)
@@ -133,7 +133,6 @@ def test_every_page_fits_a_phone_and_shows_the_last_move(
     the last move, its squares in view and marked by an outline that leaves the square's own
     colour visible; and axe-core finds no serious or critical violation on any page."""
     problems: list[str] = []
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for seen in pages_to_see(database, admin, people):
         for width in (*PHONE_WIDTHS, DESKTOP_WIDTH):
             page = browser.new_page(viewport={"width": width, "height": 900})
@@ -155,7 +154,7 @@ def test_every_page_fits_a_phone_and_shows_the_last_move(
                 if hidden:
                     problems.append(f"{seen.name} at {width}: last move off screen {hidden}")
             if width == 390:
-                page.screenshot(path=str(SCREENSHOTS / f"page-{seen.name}-390.png"), full_page=True)
+                screenshot(page, f"page-{seen.name}-390")
                 problems += [f"{seen.name}: {v}" for v in axe_violations(page)]
             page.close()
     assert not problems, "\n".join(problems)
@@ -206,6 +205,6 @@ def test_the_play_page_after_preview_and_after_send_fits_a_phone(
                 page.click("#send")
             problems += looked_at(page, f"{name}, sent by seat {mover}, at {width}")
             if width == 390 and game == "nelaxtam" and mover == 0:
-                page.screenshot(path=str(SCREENSHOTS / "page-play-sealed-390.png"), full_page=True)
+                screenshot(page, "page-play-sealed-390")
             page.close()
     assert not problems, "\n".join(problems)

@@ -21,7 +21,7 @@ from werkzeug.serving import make_server
 from service import chain, games
 from service.db import Database
 from service.models import Outbox
-from tests.browser import SCREENSHOTS, browser
+from tests.browser import browser, screenshot
 from tests.service.conftest import Client
 from tests.service.mails import readable
 from tests.service.test_play_page import play_link, start
@@ -115,8 +115,7 @@ def test_a_whole_epaminondas_game_played_by_clicking_through_the_signed_links(
                 shown = page.eval_on_selector_all("#preview-grid td[data-square]", corners)
                 assert board == shown == ["h1", "a8"], (board, shown)
                 click_move(page, move)  # show the clicked squares in the screenshot
-                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(SCREENSHOTS / "epaminondas-play.png"), full_page=True)
+                screenshot(page, "epaminondas-play")
         page.click("#send")
         assert f"Your move for turn {moves + 1} is played." in page.inner_text("#done")
         assert page.locator("#expired").count() == 0  # no "which is over" under it
@@ -154,8 +153,7 @@ def test_an_elasta_turn_played_by_clicking_chips_onto_files(
             shown = page.inner_text("#sealed code.hash")
             receipt = latest_mail(database, player, game_id)
             assert receipt.kind == "orders_received" and f"Receipt: {shown}" in readable(receipt)
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SCREENSHOTS / "elasta-play.png"), full_page=True)
+            screenshot(page, "elasta-play")
     assert page.locator("#expired").count() == 0
     assert "the turn has resolved with them. Turn 2 is open" in page.inner_text("#done")
     record = bob.ok("GET", f"/games/{game_id}/record")

@@ -19,7 +19,7 @@ from flask import Flask
 import engine
 from service import rules
 from service.db import Database
-from tests.browser import PHONE_WIDTHS, SCREENSHOTS, assert_fits, axe_violations, browser
+from tests.browser import PHONE_WIDTHS, assert_fits, axe_violations, browser, screenshot
 from tests.service.conftest import Client
 from tests.service.gateway_kit import latest, mails, make_game, reply, text_of
 from tests.service.test_gateway_reading import send
@@ -256,8 +256,6 @@ def test_the_rules_pages_fit_a_phone_and_axe_finds_nothing_serious(
             violations = axe_violations(page)
             assert violations == [], [str(v) for v in violations]
             if width == 390:
-                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-                name = path.strip("/").replace("/", "-")
-                page.screenshot(path=str(SCREENSHOTS / f"{name}-390.png"))
+                screenshot(page, path.strip("/").replace("/", "-") + "-390", full_page=False)
         finally:
             page.close()
