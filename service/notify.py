@@ -51,7 +51,7 @@ from service.mail.links import settings_token
 from service.mail.play_links import play_token
 from service.mail.render import KINDS, duration, render_email, render_subject
 from service.models import Game, Order, Outbox, Player, Turn, utcnow
-from service.reader import ended_off_board, forfeit_lines, view_for
+from service.reader import forfeit_lines, view_for
 
 log = logging.getLogger(__name__)
 
@@ -415,12 +415,6 @@ def league_round(session: Session, settings: Settings, game: Game) -> dict[str, 
             }
     found: dict[str, Any] | None = cache[game.id]
     return found
-
-
-def view_json(game: Game, state: State, seat: int | None) -> dict[str, Any]:
-    """``state.view(seat)``; a game ended off the board (resigned, drawn, forfeited, lost on
-    time) carries the service's result as the view's outcome."""
-    return ended_off_board(state.view(seat).to_json(), game)
 
 
 def play_url(settings: Settings, game: Game, reader: Player | None, seat: int | None) -> str | None:
