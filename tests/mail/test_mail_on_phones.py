@@ -11,7 +11,6 @@ Elasta's board draws its battle line.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -195,10 +194,10 @@ def test_pre_text_breaks_between_words() -> None:
     assert "overflow-wrap:anywhere" in CSS["pre"]
 
 
-@pytest.mark.skipif(os.environ.get("SCREENSHOTS") != "1", reason="set SCREENSHOTS=1 to save them")
 @pytest.mark.parametrize("name", BOARD_GAMES)
 def test_screenshot_of_a_mail_per_game_at_390(pages: dict[int, Any], name: str) -> None:
-    """Issue 21: a 390 px screenshot of one mail per game, for a person to look at."""
+    """Issue 21: a 390 px screenshot of one mail per game, for a person to look at (kept in
+    ``docs/screenshots/`` with ``SCREENSHOTS=1``)."""
     page = pages[390]
     page.set_content(mail_html("turn_resolved", Variant(name)), wait_until="load")
     assert_fits(page, f"turn_resolved of {name}")
