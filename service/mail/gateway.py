@@ -63,7 +63,7 @@ from service.mail.models import (
 from service.mail.reading import Ignored, ignored_line, quoted, read_reply
 from service.mail.storable import clean_reply, storable
 from service.mail.words import position_in_words
-from service.models import Email, Game, Order, Outbox, Player, utcnow
+from service.models import Email, Game, Outbox, Player, utcnow
 from service.notify import queue_mail
 
 log = logging.getLogger(__name__)
@@ -700,7 +700,7 @@ class _Handling:
         kinds = {d.command.kind for d in done}
         deadline = turn.deadline if turn is not None and turn.resolved_at is None else None
         context: dict[str, Any] = {"report": report, "turn": game.turn, "deadline": deadline}
-        order = self._own_order(game, seat)
+        order = games.sealed_order(self.session, game, seat) if seat is not None else None
         if Kind.MOVE in kinds and order is not None:
             context |= {"orders": order.parsed, "receipt": order.receipt}
             _queue(self.session, "orders_received", player, game, context, self.reply.message_id)
@@ -710,17 +710,6 @@ class _Handling:
             headlines = list(dict.fromkeys(d.headline for d in done if d.headline))
             context["headline"] = "; ".join(headlines) or "Your mail was read"
             _queue(self.session, "reply_receipt", player, game, context, self.reply.message_id)
-
-    def _own_order(self, game: Game, seat: int | None) -> Order | None:
-        return self.session.scalar(
-            select(Order).where(
-                Order.game_id == game.id,
-                Order.turn == game.turn,
-                Order.seat == seat,
-                Order.status == "current",
-                Order.sealed.is_(True),
-            )
-        )
 
 
 def _noted(command: Command) -> str:
