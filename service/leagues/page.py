@@ -6,16 +6,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from sqlalchemy.orm import Session
 
 import engine
 from service.leagues import leagues
 from service.leagues.mail import FORMAT_NAMES, TIEBREAK_LABELS
 from service.leagues.models import League
+from service.wording import options_in_words
 
 ENVIRONMENT = Environment(
-    loader=FileSystemLoader(Path(__file__).with_name("templates")),
+    loader=ChoiceLoader(  # the page's own template, and the pages' shared partials
+        [
+            FileSystemLoader(Path(__file__).with_name("templates")),
+            FileSystemLoader(Path(__file__).parents[1] / "web_templates"),
+        ]
+    ),
     autoescape=select_autoescape(enabled_extensions=("html",)),
     undefined=StrictUndefined,
     trim_blocks=True,
@@ -48,6 +54,7 @@ def render(session: Session, league: League) -> str:
     return ENVIRONMENT.get_template("league.html").render(
         league=league,
         title=engine.game_class(league.game).title,
+        options=options_in_words(league.game, league.options or {}),
         format_name=FORMAT_NAMES[league.format].capitalize(),
         status=status,
         standings=standings,

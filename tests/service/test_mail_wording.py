@@ -257,6 +257,15 @@ def test_options_read_as_words_in_mails_and_on_the_game_page(
     assert "Options: anti_copy" not in page  # (the game record keeps its machine tags)
 
 
+def test_the_league_page_says_its_options_in_words(admin: Client, anonymous: Client) -> None:
+    """Issue 21, point 4: the public league page read its options as raw keys too."""
+    body = {"name": "Small boards", "game": "epaminondas", "options": {"board": "8x8"}}
+    league = admin.ok("POST", "/leagues", body, 201)["league"]
+    page = anonymous.client.get(f"/leagues/{league['id']}").get_data(as_text=True)
+    assert "(Board 8×8, anti-copy rule on)" in page
+    assert "board=" not in page and "anti_copy" not in page
+
+
 def test_the_play_link_is_the_big_button_and_the_game_page_a_small_link(
     database: Database,
 ) -> None:
