@@ -4,19 +4,22 @@ Needs the Debian package ``chromium`` (``/usr/bin/chromium``) and the Python pac
 ``playwright`` (the system browser is used, never ``playwright install``) and
 ``axe-playwright-python``, which carries axe-core's ``axe.min.js``. ``.ci/run`` installs them.
 
-Use the ``browser`` fixture of a test module with ``from tests.browser import browser``;
+Use the ``browser`` fixture of a test module with ``from tests.browser import browser`` (and
+``server``, the service's app on a loopback port, where the test needs pages served);
 ``PHONE_WIDTHS`` are the widths the issue asks for, ``DESKTOP_WIDTH`` the wide one.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from werkzeug.serving import make_server
 
 from tests.system_tools import require_system_tool
 
@@ -39,6 +42,18 @@ PHONE_WIDTHS = (320, 390)
 DESKTOP_WIDTH = 1200
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 BLOCKING_IMPACTS = frozenset({"serious", "critical"})
+
+
+@pytest.fixture
+def server(app: Any) -> Iterator[str]:
+    """The service's ``app`` (the test module's fixture) on a real HTTP server, on a free
+    loopback port, for the browser to open its pages."""
+    http = make_server("127.0.0.1", 0, app, threaded=False)
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{http.server_port}"
+    http.shutdown()
+    thread.join(timeout=10)
 
 
 def screenshot(page: Any, name: str, full_page: bool = True) -> bytes:

@@ -27,9 +27,9 @@ from tests.browser import (
     browser,  # noqa: F401  (a fixture)
     in_view_horizontally,
     screenshot,
+    server,  # noqa: F401  (a fixture)
 )
 from tests.service.conftest import Client, new_player
-from tests.service.test_play_in_browser import server  # noqa: F401  (a fixture)
 from tests.service.test_play_page import play_link
 
 BOARDS = (

@@ -9,35 +9,16 @@ The browser is ``tests/browser.py``'s (the system Chromium, never ``playwright i
 from __future__ import annotations
 
 import random
-import threading
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
-from flask import Flask
-from sqlalchemy import select
-from werkzeug.serving import make_server
 
 from service import chain, games
 from service.db import Database
-from service.models import Outbox
-from tests.browser import browser, screenshot
+from tests.browser import browser, screenshot, server
 from tests.service.conftest import Client
 from tests.service.mails import readable
-from tests.service.test_play_page import play_link, start
+from tests.service.test_play_page import latest_mail, play_link, start
 
-__all__ = ["browser"]  # the module's Chromium fixture
-
-
-@pytest.fixture
-def server(app: Flask) -> Iterator[str]:
-    """The app on a real HTTP server, on a free loopback port."""
-    http = make_server("127.0.0.1", 0, app, threaded=False)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{http.server_port}"
-    http.shutdown()
-    thread.join(timeout=10)
+__all__ = ["browser", "server"]  # the module's fixtures
 
 
 def new_page(browser: Any, problems: list[str], base: str) -> Any:
@@ -49,17 +30,6 @@ def new_page(browser: Any, problems: list[str], base: str) -> Any:
         lambda r: None if r.url.startswith(base) else problems.append(f"outside: {r.url}"),
     )
     return page
-
-
-def latest_mail(database: Database, player: Client, game_id: int) -> Outbox:
-    with database.transaction() as session:
-        row = session.scalars(
-            select(Outbox)
-            .where(Outbox.game_id == game_id, Outbox.player_id == player.id)
-            .order_by(Outbox.id.desc())
-        ).first()
-    assert row is not None
-    return row
 
 
 def click_move(page: Any, move: str) -> None:

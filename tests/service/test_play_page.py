@@ -17,16 +17,21 @@ from tests.service.mails import readable
 LINK = re.compile(r"Play in your browser: \S+(/play/[\w.]+)")
 
 
-def play_link(database: Database, player: Client, game_id: int) -> str:
-    """The path of the signed link in the player's newest mail about the game."""
+def latest_mail(database: Database, player: Client, game_id: int) -> Outbox:
+    """The player's newest mail about the game."""
     with database.transaction() as session:
         row = session.scalars(
             select(Outbox)
             .where(Outbox.game_id == game_id, Outbox.player_id == player.id)
             .order_by(Outbox.id.desc())
         ).first()
-        assert row is not None
-        found = LINK.search(readable(row))
+    assert row is not None
+    return row
+
+
+def play_link(database: Database, player: Client, game_id: int) -> str:
+    """The path of the signed link in the player's newest mail about the game."""
+    found = LINK.search(readable(latest_mail(database, player, game_id)))
     assert found, "the mail carries no play link"
     return found[1]
 

@@ -6,12 +6,9 @@ and every error that cites a rule links to it, by mail, in the API and on the pl
 from __future__ import annotations
 
 import re
-import threading
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
-from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 import pytest
 from flask import Flask
@@ -19,7 +16,14 @@ from flask import Flask
 import engine
 from service import rules
 from service.db import Database
-from tests.browser import PHONE_WIDTHS, assert_fits, axe_violations, browser, screenshot
+from tests.browser import (
+    PHONE_WIDTHS,
+    assert_fits,
+    axe_violations,
+    browser,
+    screenshot,
+    server,  # noqa: F401  (a fixture)
+)
 from tests.service.conftest import Client
 from tests.service.gateway_kit import latest, mails, make_game, reply, text_of
 from tests.service.test_gateway_reading import send
@@ -225,25 +229,11 @@ def test_the_help_mail_says_how_moves_are_written_and_links_the_rules(database: 
 # -- phones and screen readers ----------------------------------------------------------------
 
 
-class QuietHandler(WSGIRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture
-def server(app: Flask) -> Iterator[str]:
-    """The app on a real HTTP server, on a free loopback port."""
-    http = make_server("127.0.0.1", 0, app, handler_class=QuietHandler)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{http.server_port}"
-    http.shutdown()
-    thread.join(timeout=10)
-
-
 @pytest.mark.parametrize("path", ["/rules", *(f"/rules/{name}" for name in rules.names())])
 def test_the_rules_pages_fit_a_phone_and_axe_finds_nothing_serious(
-    browser: Any, server: str, path: str
+    browser: Any,
+    server: str,  # noqa: F811  (the fixture imported above)
+    path: str,
 ) -> None:
     """Issue 21, points 1 and 3: each rules page fits 320 and 390 px without a sideways
     scroll, and axe-core reports no serious or critical violation (the screen at 390 px is
