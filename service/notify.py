@@ -154,14 +154,14 @@ def _write(
     }
     if report is not None:
         values["report"] = report
-    others = [item for item in merged if item.context is not context]
+    news = [(_summary(session, item), item.context is context) for item in merged]
+    others = [summary for summary, carrier in news if not carrier]
     if others:
-        values["also"] = [_summary(session, item) for item in others]
+        values["also"] = others
     rendered = render_email(kind, values)
     if merged:
-        news = [_summary(session, item) for item in merged]
         prefix = rendered.subject.partition("] ")[0] + "] " if "] " in rendered.subject else ""
-        rendered = replace(rendered, subject=prefix + "; ".join(news))
+        rendered = replace(rendered, subject=prefix + "; ".join(summary for summary, _ in news))
     if done:
         rendered = replace(rendered, subject="; ".join([rendered.subject, *done]))
     row = Outbox(
