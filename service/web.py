@@ -12,10 +12,10 @@ on the page): a GET never changes anything, as link checkers in mail systems fol
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
-from zoneinfo import available_timezones
 
 from flask import Blueprint, current_app, render_template, request
 from markupsafe import Markup
@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from service import games, players, reader
+from service.api.schemas import ZONES
 from service.db import Database
 from service.errors import NotFound
 from service.leagues import ratings
@@ -54,9 +55,13 @@ BOARD_TEXT_CHOICES = {
     "words": "the position in words only (best with a screen reader)",
 }
 assert set(BOARD_TEXT_CHOICES) == set(BOARD_TEXT)
-ZONES = sorted(available_timezones())
-"""The time zones the settings page offers (and accepts): IANA names, as ``zoneinfo`` knows."""
-_ZONES_FOLDED = {zone.casefold(): zone for zone in ZONES}
+
+
+@functools.cache
+def zones() -> dict[str, str]:
+    """The time zones the settings page offers and accepts (the API's, ``schemas.ZONES``), by
+    their case-folded spelling."""
+    return {zone.casefold(): zone for zone in sorted(ZONES)}
 
 
 @contextmanager
@@ -158,7 +163,7 @@ def mail_page() -> Any:
         choices=CHOICES,
         own_copy_choices=OWN_COPY_CHOICES,
         board_text_choices=BOARD_TEXT_CHOICES,
-        zones=ZONES,
+        zones=zones().values(),
         saved=False,
     )
 
@@ -176,7 +181,7 @@ def mail_settings(token: str) -> Any:
         own_copy = form.get("own_copy", player.own_copy)
         board_text = form.get("board_text", player.board_text)
         typed_zone = form.get("time_zone", player.time_zone)
-        zone = _ZONES_FOLDED.get(typed_zone.strip().casefold())
+        zone = zones().get(typed_zone.strip().casefold())
         chosen = ((choice, CHOICES), (own_copy, OWN_COPY_CHOICES), (board_text, BOARD_TEXT_CHOICES))
         for value, known in chosen:
             if value not in known:
@@ -210,7 +215,7 @@ def _settings_page(
         choices=CHOICES,
         own_copy_choices=OWN_COPY_CHOICES,
         board_text_choices=BOARD_TEXT_CHOICES,
-        zones=ZONES,
+        zones=zones().values(),
         typed_zone=player.time_zone if typed_zone is None else typed_zone,
         saved=saved,
         **({"error": error} if error is not None else {}),
