@@ -1,8 +1,12 @@
-"""Suite-wide options: ``--run-slow`` runs the tests marked slow (CI does)."""
+"""Suite-wide options: ``--run-slow`` runs the tests marked slow (CI does); tests marked
+``outside_material`` skip, or fail under ``PBEM_REQUIRE_OUTSIDE_MATERIAL=1``, when their part of
+``../shared`` is missing (``tests/outside.py``)."""
 
 from __future__ import annotations
 
 import pytest
+
+from tests import outside
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -16,3 +20,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for mark in item.iter_markers("outside_material"):
+        reason = outside.missing(mark.args[0])
+        if reason and outside.required():
+            pytest.fail(f"{reason}, and {outside.REQUIRE} is set", pytrace=False)
+        if reason:
+            pytest.skip(reason)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,8 +20,10 @@ from engine import (
 from engine.games.epaminondas import Epaminondas, EpaminondasState
 from engine.perft import _perft, perft
 from service.cli import main
+from tests.outside import SHARED
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "epaminondas"
+CORPUS = SHARED / "corpora" / "epaminondas"
+needs_corpus = pytest.mark.outside_material("corpora/epaminondas/positions.jsonl")
 START = "BBBBBBBBBBBBBB/BBBBBBBBBBBBBB/14/14/14/14/14/14/14/14/WWWWWWWWWWWWWW/WWWWWWWWWWWWWW w"
 
 
@@ -127,6 +128,7 @@ def test_perft_depth_3_is_the_same_without_the_anti_copy_rule() -> None:
     assert perft(state, 3) == 1_787_292
 
 
+@needs_corpus
 def test_fast_perft_agrees_with_the_plain_definition_on_corpus_positions() -> None:
     rules = new_game("epaminondas")
     for record in corpus()[::300]:
@@ -141,6 +143,7 @@ def test_epa11_fast_perft_counts_a_third_repetition_as_the_end() -> None:
     assert again.fast_perft(5) == _perft(again, 5) < fresh
 
 
+@needs_corpus
 def test_corpus_move_counts_match_the_outside_engine() -> None:
     """Every corpus position: the raw generator count, which that engine records even once
     the game is decided; it has no EPA-8, so compare with anti_copy=off."""
@@ -152,6 +155,7 @@ def test_corpus_move_counts_match_the_outside_engine() -> None:
         assert state.count_moves() == len(generated)
 
 
+@needs_corpus
 def test_corpus_games_replay_to_the_same_boards_and_results() -> None:
     """EPA-12 notation of the outside engine, EPA-5..7 effects and the EPA-9 end agree."""
     games: dict[str, list[dict[str, Any]]] = {}
@@ -389,6 +393,7 @@ def test_epa12_the_rule_book_examples() -> None:
     assert str(caught.value) == expected
 
 
+@needs_corpus
 def test_epa12_every_legal_move_reads_back_from_its_text() -> None:
     rules = new_game("epaminondas")
     for record in corpus()[::150]:
@@ -397,6 +402,7 @@ def test_epa12_every_legal_move_reads_back_from_its_text() -> None:
             assert state.parse(state.mover, state.format(move)) == move
 
 
+@needs_corpus
 def test_epa12_parse_accepts_exactly_the_generated_moves() -> None:
     """Every tail on a line with every square: parse agrees with the generator."""
     rules = new_game("epaminondas")
@@ -466,6 +472,7 @@ def test_epa12_case_spaces_and_typographic_dashes_are_read() -> None:
 # -- EPA-13: position strings, JSON, pictures --------------------------------------------
 
 
+@needs_corpus
 def test_epa13_position_strings_round_trip() -> None:
     rules = new_game("epaminondas")
     for record in corpus()[::100]:

@@ -14,8 +14,11 @@ from types import ModuleType
 
 import pytest
 
-CORPORA = Path(__file__).resolve().parents[3] / "shared" / "corpora"
+from tests.outside import SHARED
+
+CORPORA = SHARED / "corpora"
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "reply_corpus.py"
+pytestmark = pytest.mark.outside_material("corpora/email-replies")
 
 # corpus: (matched at least, rows with an expected reply)
 FLOORS = {

@@ -24,6 +24,7 @@ from tests.browser import (
     screenshot,
     server,  # noqa: F401  (a fixture)
 )
+from tests.outside import SHARED
 from tests.service.conftest import Client
 from tests.service.gateway_kit import latest, mails, make_game, reply, text_of
 from tests.service.test_gateway_reading import send
@@ -32,7 +33,7 @@ from tests.service.test_play_page import play_link, start
 __all__ = ["browser"]  # the fixture, imported for the tests below
 
 ROOT = Path(__file__).resolve().parents[2]
-RULE_BOOKS = ROOT.parent / "shared" / "rules"
+RULE_BOOKS = SHARED / "rules"
 """The rule books the text was written from; beside a checkout only, never needed."""
 ALICE = "alice@example.org"
 PREFIXES = {rules.book(name).ids[0].split("-")[0]: name for name in rules.names()}
@@ -134,7 +135,7 @@ def test_the_notation_examples_are_read_by_the_engine(name: str) -> None:
     rules.Example(book.example).check(name)
 
 
-@pytest.mark.skipif(not RULE_BOOKS.is_dir(), reason="no ../shared/rules beside this checkout")
+@pytest.mark.outside_material("rules")
 @pytest.mark.parametrize("name", rules.names())
 def test_every_rule_of_the_rule_book_is_on_the_page(name: str) -> None:
     """Issue 21, point 3: the page has each rule the book has (ELE-20 too), under its id."""
