@@ -621,7 +621,7 @@ def _judged(row: InboundMessage, address: str) -> Iterator[Result]:
             "reply from the address the doctor mailed",
         )
     elif said.startswith("authenticated"):
-        yield Result("authenticated", "ok", said)
+        yield Result("authenticated", "ok", said.removeprefix("authenticated "))
     else:
         yield Result(
             "authenticated",
