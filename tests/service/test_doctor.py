@@ -270,7 +270,8 @@ def test_a_doctor_address_reads_as_a_doctor_token_and_never_as_a_game_or_league_
     assert read_any_address(b"k", DOMAIN, address) == DoctorToken(12345)
     with pytest.raises(ValueError, match="not issued by us"):
         read_reply_address(b"k", DOMAIN, address)
-    assert not isinstance(read_any_address(b"k", DOMAIN, make_league_address(b"k", DOMAIN, 1, 2)), DoctorToken)  # fmt: skip
+    league = make_league_address(b"k", DOMAIN, 1, 2)
+    assert not isinstance(read_any_address(b"k", DOMAIN, league), DoctorToken)
     with pytest.raises(ValueError, match="not issued by us"):
         read_any_address(b"other", DOMAIN, address)
 
@@ -301,7 +302,7 @@ BREAKS: dict[str, tuple[Any, set[str]]] = {
     "public URL down": (
         lambda d: {"PBEM_PUBLIC_URL": f"http://127.0.0.1:{free_port()}"},
         {"public URL"},
-    ),  # fmt: skip
+    ),
     "relay down": (lambda d: {"PBEM_SMTP_PORT": str(free_port())}, {"relay"}),
     "wrong relay password": (lambda d: {"PBEM_SMTP_PASSWORD": "wrong"}, {"relay login"}),
     "DKIM record not matching": (
@@ -323,7 +324,8 @@ def test_the_doctor_names_the_broken_hop_and_exits_1(deployment: Deployment, bro
     code, lines = deployment.doctor("--local", **breaking(deployment))
     assert code == 1, "\n".join(lines)
     assert failed(lines) == hops, "\n".join(lines)
-    assert all(line.startswith("     fix: ") for n, line in enumerate(lines[1:]) if lines[n].startswith("FAIL"))  # fmt: skip
+    fixes = [after for line, after in zip(lines, lines[1:]) if line.startswith("FAIL")]
+    assert all(fix.startswith("     fix: ") for fix in fixes)  # each failure says what to do
 
 
 def test_a_reply_that_never_comes_back_fails_the_round_trip(deployment: Deployment) -> None:
