@@ -8,6 +8,7 @@ that hop and exits 1."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import secrets
 import smtplib
@@ -324,7 +325,7 @@ def test_the_doctor_names_the_broken_hop_and_exits_1(deployment: Deployment, bro
     code, lines = deployment.doctor("--local", **breaking(deployment))
     assert code == 1, "\n".join(lines)
     assert failed(lines) == hops, "\n".join(lines)
-    fixes = [after for line, after in zip(lines, lines[1:]) if line.startswith("FAIL")]
+    fixes = [after for line, after in itertools.pairwise(lines) if line.startswith("FAIL")]
     assert all(fix.startswith("     fix: ") for fix in fixes)  # each failure says what to do
 
 
