@@ -343,3 +343,38 @@ def test_an_unsigned_reply_fails_as_unauthenticated(deployment: Deployment) -> N
     assert failed(lines) == {"authenticated"}, "\n".join(lines)
     refused = next(line for line in lines if line.startswith("FAIL authenticated"))
     assert "no DKIM signature of example.org" in refused
+
+
+# -- live, not local: what suits a laptop fails -------------------------------------------
+
+
+def test_a_live_check_fails_the_laptop_defaults_and_says_what_to_set(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("PBEM_DKIM_KEY_FILE", raising=False)
+    monkeypatch.setattr(doctor, "mx_hosts", lambda domain: [])
+    settings = Settings.from_env({"PBEM_VAR_DIR": str(tmp_path)})
+    found = {
+        result.hop: result
+        for result in (
+            doctor.public_url(settings, local=False),
+            doctor.mail_domain(settings, local=False),
+            doctor.inbound(settings, local=False, dns=True),
+            *doctor.dkim_key(settings, local=False, dns=True),
+            *doctor.relay(settings, local=False),
+        )
+    }
+    assert {hop: r.state for hop, r in found.items()} == dict.fromkeys(found, "FAIL")
+    assert "PBEM_PUBLIC_URL" in found["public URL"].fix
+    assert "PBEM_MAIL_DOMAIN" in found["mail domain"].fix
+    assert "MX" in found["inbound mail"].fix and "PBEM_IMAP_HOST" in found["inbound mail"].fix
+    assert "dns-check --new-key" in found["DKIM key"].fix
+    assert "PBEM_SMTP_HOST" in found["relay"].fix
+
+
+def test_imap_mail_without_a_trusted_server_fails_the_sender_checks(tmp_path: Path) -> None:
+    env = {"PBEM_VAR_DIR": str(tmp_path), "PBEM_IMAP_HOST": "imap.example.org"}
+    result = doctor.sender_checks(Settings.from_env(env))
+    assert result.state == "FAIL" and "PBEM_TRUSTED_AUTHSERV_IDS" in result.fix
+    trusted = Settings.from_env({**env, "PBEM_TRUSTED_AUTHSERV_IDS": "mx.example.org"})
+    assert doctor.sender_checks(trusted).state == "ok"
