@@ -24,6 +24,10 @@ of token, naming the league and the player). After the same checks, it must hold
 answer, ``accept`` (``yes``, ``join``) or ``decline`` (``no``), alone on its lines (greetings
 aside); it goes through ``leagues.answer`` and is confirmed with a ``league_answer`` mail.
 Anything else changes nothing and gets one error reply saying how to answer.
+
+A reply to ``pbem doctor --round-trip`` comes to a doctor address (a third kind of token): it
+is recorded with who vouched for its From (``authentication.vouched_by``), and is never
+played nor answered; ``pbem doctor`` reads its result.
 """
 
 from __future__ import annotations
@@ -358,15 +362,10 @@ DOCTOR_RESULT = "doctor round trip "
 
 
 def doctor_token(settings: Settings, row: InboundMessage) -> DoctorToken | None:
-    """The round trip a stored message answers, if it is addressed to a doctor address."""
-    for address in _recipients(row):
-        try:
-            token = read_any_address(settings.secret(), settings.mail_domain, address)
-        except AddressError:
-            continue
-        if isinstance(token, DoctorToken):
-            return token
-    return None
+    """The round trip a stored message answers, when its first address of ours (the one the
+    gateway acts on) is a doctor address."""
+    token = _first_token(settings, row)
+    return token if isinstance(token, DoctorToken) else None
 
 
 @dataclass
