@@ -6,6 +6,8 @@ from __future__ import annotations
 from service import db, schedule
 from service.leagues import tasks as league_tasks
 from service.mail import gateway, imap
+from service.models import utcnow
+from service.ops import health
 from workers.app import celery
 
 
@@ -35,7 +37,9 @@ def send(outbox_id: int) -> None:
 @celery.task(name="pbem.sweep")  # type: ignore[untyped-decorator]
 @db.retrying
 def sweep() -> dict[str, int]:
-    return schedule.sweep(db.current())
+    done = schedule.sweep(db.current())
+    health.record_beat(db.current().settings, utcnow())  # beat scheduled us: it is alive
+    return done
 
 
 @celery.task(name="pbem.process_inbound")  # type: ignore[untyped-decorator]

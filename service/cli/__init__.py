@@ -24,6 +24,7 @@ COMMANDS = {
     "record": "service.cli.record:record_group",
     "game": "service.cli.game:game_group",
     "status": "service.cli.status:status_command",
+    "doctor": "service.cli.doctor:doctor_command",
 }
 """Command name → ``module:attribute`` of its click command."""
 

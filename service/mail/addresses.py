@@ -28,6 +28,10 @@ signed purpose label differ, so a game token never reads as a league token nor t
 round, even if someone re-labels the payload: the tag of one purpose never fits the other.
 :func:`read_any_address` tells the two apart; :func:`read_reply_address` reads game tokens only.
 
+``pbem doctor --round-trip`` has a third kind, naming one round trip (a random number): version
+byte ``DOCTOR_VERSION``, tag over ``DOCTOR_PURPOSE``. The gateway records a reply to it and
+never reads it as a move or a league answer.
+
 >>> address = make_reply_address(b"k", "pbem.example", 17, 4, 23)
 >>> address
 'play+aeiqifzx3zmkevgnkfgndqf7uu@pbem.example'
@@ -51,8 +55,10 @@ from typing import Literal
 
 __all__ = [
     "AddressError",
+    "DoctorToken",
     "LeagueToken",
     "ReplyToken",
+    "make_doctor_address",
     "make_league_address",
     "make_reply_address",
     "read_any_address",
@@ -68,6 +74,9 @@ PURPOSE = b"pbem reply address v1\x00"
 LEAGUE_VERSION = 2
 LEAGUE_PURPOSE = b"pbem league invitation address v2\x00"
 """The same for league invitation addresses: a game tag never fits a league payload."""
+DOCTOR_VERSION = 3
+DOCTOR_PURPOSE = b"pbem doctor round trip address v3\x00"
+"""The same for ``pbem doctor``'s round-trip addresses: no game or league tag fits them."""
 
 _BASE32_RE = re.compile("[a-z2-7]+")
 
@@ -106,6 +115,13 @@ class LeagueToken:
     player_id: int
 
 
+@dataclass(frozen=True)
+class DoctorToken:
+    """One ``pbem doctor --round-trip``: its reply is recorded, never played."""
+
+    check: int
+
+
 def make_reply_address(secret: Secret, domain: str, game_id: int, player_id: int, turn: int) -> str:
     """The reply address of ``player_id`` in ``game_id`` for the notification of ``turn``."""
     return _address(secret, domain, VERSION, PURPOSE, (game_id, player_id, turn))
@@ -114,6 +130,11 @@ def make_reply_address(secret: Secret, domain: str, game_id: int, player_id: int
 def make_league_address(secret: Secret, domain: str, league_id: int, player_id: int) -> str:
     """The reply address of ``player_id``'s invitation to ``league_id``."""
     return _address(secret, domain, LEAGUE_VERSION, LEAGUE_PURPOSE, (league_id, player_id))
+
+
+def make_doctor_address(secret: Secret, domain: str, check: int) -> str:
+    """The reply address of the round trip numbered ``check`` (``pbem doctor``)."""
+    return _address(secret, domain, DOCTOR_VERSION, DOCTOR_PURPOSE, (check,))
 
 
 def _address(
@@ -141,8 +162,9 @@ def read_reply_address(
 
 def read_any_address(
     secret: Secret, domain: str, address: str, *, old_secrets: Iterable[Secret] = ()
-) -> ReplyToken | LeagueToken:
-    """A game reply token or a league invitation token; :class:`AddressError` otherwise."""
+) -> ReplyToken | LeagueToken | DoctorToken:
+    """A game reply token, a league invitation token or a doctor round-trip token;
+    :class:`AddressError` otherwise."""
     try:
         return read_reply_address(secret, domain, address, old_secrets=old_secrets)
     except AddressError as error:
@@ -150,9 +172,13 @@ def read_any_address(
             raise
     payload = _authentic(secret, domain, address, old_secrets, LEAGUE_PURPOSE)
     numbers = _numbers(payload, LEAGUE_VERSION, 2) if payload is not None else None
+    if numbers is not None:
+        return LeagueToken(*numbers)
+    payload = _authentic(secret, domain, address, old_secrets, DOCTOR_PURPOSE)
+    numbers = _numbers(payload, DOCTOR_VERSION, 1) if payload is not None else None
     if numbers is None:
         raise AddressError("forged", "this address was not issued by us")
-    return LeagueToken(*numbers)
+    return DoctorToken(*numbers)
 
 
 def _authentic(

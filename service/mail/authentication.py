@@ -110,6 +110,25 @@ def _refusal(
     return ""
 
 
+def vouched_by(raw: bytes, channel: str, envelope_from: str | None, settings: Settings) -> str:
+    """Who :func:`refusal` asks about this mail, in words (``pbem doctor`` prints it): the
+    trusted server's Authentication-Results, our own DKIM check, or "" (nobody: the mail is
+    taken on its From). Never raises."""
+    try:
+        headers = BytesHeaderParser(policy=policy.default).parsebytes(raw)
+        if settings.trusted_authserv_ids:
+            verdict = _trusted_results(headers, settings.trusted_authserv_ids)
+            if verdict is not None:
+                return f"the Authentication-Results of {verdict.authserv_id} (trusted)"
+        if channel == "smtp" and envelope_from is not None and settings.smtpd_check_senders:
+            signers = sorted({s.domain for s in _signatures(raw) if s.verified})
+            signed = f"d={', d='.join(signers)}" if signers else "none verified"
+            return f"our own DKIM check ({signed}) and envelope sender {envelope_from}"
+    except Exception:  # hostile mail: nobody vouches
+        log.info("could not tell who vouches for a message", exc_info=True)
+    return ""
+
+
 # -- what our mail server said ----------------------------------------------------------------
 
 

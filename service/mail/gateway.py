@@ -24,6 +24,10 @@ of token, naming the league and the player). After the same checks, it must hold
 answer, ``accept`` (``yes``, ``join``) or ``decline`` (``no``), alone on its lines (greetings
 aside); it goes through ``leagues.answer`` and is confirmed with a ``league_answer`` mail.
 Anything else changes nothing and gets one error reply saying how to answer.
+
+A reply to ``pbem doctor --round-trip`` comes to a doctor address (a third kind of token): it
+is recorded with who vouched for its From (``authentication.vouched_by``), and is never
+played nor answered; ``pbem doctor`` reads its result.
 """
 
 from __future__ import annotations
@@ -48,7 +52,13 @@ from service.config import Settings
 from service.db import Database, enqueue, is_conflict
 from service.errors import ServiceError
 from service.mail import authentication, header_lines
-from service.mail.addresses import AddressError, LeagueToken, ReplyToken, read_any_address
+from service.mail.addresses import (
+    AddressError,
+    DoctorToken,
+    LeagueToken,
+    ReplyToken,
+    read_any_address,
+)
 from service.mail.commands import Command, Kind, take_conditionals
 from service.mail.extract import Reply, extract_reply
 from service.mail.guard import ErrorReplyLimiter, unanswerable
@@ -323,7 +333,8 @@ def _registered_address(
     player = session.get(Player, row.player_id) if row.player_id else None
     if player is None:
         token = _first_token(settings, row)
-        player = session.get(Player, token.player_id) if token else None
+        if isinstance(token, (ReplyToken, LeagueToken)):  # a doctor token names nobody
+            player = session.get(Player, token.player_id)
     if player is None:
         return None
     return _address_of(player, reply.sender)
@@ -335,13 +346,26 @@ def _address_of(player: Player, sender: str) -> str | None:
     return sender.lower() if sender.lower() in owned else player.address
 
 
-def _first_token(settings: Settings, row: InboundMessage) -> ReplyToken | LeagueToken | None:
+def _first_token(
+    settings: Settings, row: InboundMessage
+) -> ReplyToken | LeagueToken | DoctorToken | None:
     for address in _recipients(row):
         try:
             return read_any_address(settings.secret(), settings.mail_domain, address)
         except AddressError:
             continue
     return None
+
+
+DOCTOR_RESULT = "doctor round trip "
+"""How the result of a reply to ``pbem doctor --round-trip`` begins."""
+
+
+def doctor_token(settings: Settings, row: InboundMessage) -> DoctorToken | None:
+    """The round trip a stored message answers, when its first address of ours (the one the
+    gateway acts on) is a doctor address."""
+    token = _first_token(settings, row)
+    return token if isinstance(token, DoctorToken) else None
 
 
 @dataclass
@@ -371,6 +395,9 @@ class _Handling:
     def run(self) -> tuple[str, str]:
         if self.reply.sender_problem:  # not one clear author (extract.author_of): nobody's move
             return self._refuse(self.reply.sender_problem)
+        doctor = doctor_token(self.settings, self.row)
+        if doctor is not None:  # before the no-reply rules: a doctor's reply is never answered
+            return self._doctor_reply(doctor)
         quiet = unanswerable(self.reply, self.settings.mail_domain)
         if quiet:
             return IGNORED, f"not answered: {quiet}"
@@ -379,6 +406,8 @@ class _Handling:
             return problem
         if isinstance(token, LeagueToken):
             return self._league_reply(token)
+        if isinstance(token, DoctorToken):  # found above already; here for completeness
+            return self._doctor_reply(token)
         player = self.session.get(Player, token.player_id)
         game = self.session.get(Game, token.game_id)
         if player is None or game is None:
@@ -396,7 +425,7 @@ class _Handling:
 
     # -- who is it for ----------------------------------------------------------------------
 
-    def _token(self) -> tuple[ReplyToken | LeagueToken | None, tuple[str, str]]:
+    def _token(self) -> tuple[ReplyToken | LeagueToken | DoctorToken | None, tuple[str, str]]:
         secret, domain = self.settings.secret(), self.settings.mail_domain
         codes: list[str] = []
         for address in _recipients(self.row):
@@ -451,6 +480,22 @@ class _Handling:
         context = {"report": _HOW_TO_TAKE_PART}
         _queue(self.session, "help", known.address, None, context, self.reply.message_id)
         return REJECTED, UNKNOWN_ANSWERED
+
+    # -- a reply to ``pbem doctor --round-trip`` ---------------------------------------------
+
+    def _doctor_reply(self, token: DoctorToken) -> tuple[str, str]:
+        """Recorded with who vouched for its From (as for a player's move), never played nor
+        answered: ``pbem doctor`` reads the result."""
+        row, sender = self.row, self.reply.sender
+        args = (row.raw, sender, row.channel, row.envelope_from, self.settings)
+        why = authentication.refusal(*args)
+        how = authentication.vouched_by(row.raw, row.channel, row.envelope_from, self.settings)
+        said = f"{DOCTOR_RESULT}{token.check} from {sender}: "
+        if why:
+            return REJECTED, f"{said}not authenticated: {why}"
+        if not how:
+            return REJECTED, f"{said}not authenticated: nobody vouched for its From"
+        return PROCESSED, f"{said}authenticated by {how}"
 
     # -- a reply to a league invitation ------------------------------------------------------
 
