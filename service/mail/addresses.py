@@ -28,6 +28,11 @@ signed purpose label differ, so a game token never reads as a league token nor t
 round, even if someone re-labels the payload: the tag of one purpose never fits the other.
 :func:`read_any_address` tells the two apart; :func:`read_reply_address` reads game tokens only.
 
+A third kind answers a confirmation mail (``service/mail/confirmation.py``): version byte
+``CONFIRM_VERSION``, a tag over ``CONFIRM_PURPOSE``, naming (held reply id, player id, code).
+The code is a fresh random number mailed only to the player's registered address, so a reply
+to this address proves control of that mailbox whether or not its mail is signed.
+
 >>> address = make_reply_address(b"k", "pbem.example", 17, 4, 23)
 >>> address
 'play+aeiqifzx3zmkevgnkfgndqf7uu@pbem.example'
@@ -51,8 +56,10 @@ from typing import Literal
 
 __all__ = [
     "AddressError",
+    "ConfirmToken",
     "LeagueToken",
     "ReplyToken",
+    "make_confirm_address",
     "make_league_address",
     "make_reply_address",
     "read_any_address",
@@ -68,6 +75,9 @@ PURPOSE = b"pbem reply address v1\x00"
 LEAGUE_VERSION = 2
 LEAGUE_PURPOSE = b"pbem league invitation address v2\x00"
 """The same for league invitation addresses: a game tag never fits a league payload."""
+CONFIRM_VERSION = 3
+CONFIRM_PURPOSE = b"pbem held reply confirmation v3\x00"
+"""The same for the confirmation of a held reply."""
 
 _BASE32_RE = re.compile("[a-z2-7]+")
 
@@ -106,6 +116,15 @@ class LeagueToken:
     player_id: int
 
 
+@dataclass(frozen=True)
+class ConfirmToken:
+    """A confirmation address: the held reply it confirms, whose it is, and its code."""
+
+    held_id: int
+    player_id: int
+    code: int
+
+
 def make_reply_address(secret: Secret, domain: str, game_id: int, player_id: int, turn: int) -> str:
     """The reply address of ``player_id`` in ``game_id`` for the notification of ``turn``."""
     return _address(secret, domain, VERSION, PURPOSE, (game_id, player_id, turn))
@@ -114,6 +133,13 @@ def make_reply_address(secret: Secret, domain: str, game_id: int, player_id: int
 def make_league_address(secret: Secret, domain: str, league_id: int, player_id: int) -> str:
     """The reply address of ``player_id``'s invitation to ``league_id``."""
     return _address(secret, domain, LEAGUE_VERSION, LEAGUE_PURPOSE, (league_id, player_id))
+
+
+def make_confirm_address(
+    secret: Secret, domain: str, held_id: int, player_id: int, code: int
+) -> str:
+    """The reply address of the confirmation mail of held reply ``held_id``."""
+    return _address(secret, domain, CONFIRM_VERSION, CONFIRM_PURPOSE, (held_id, player_id, code))
 
 
 def _address(
@@ -141,8 +167,9 @@ def read_reply_address(
 
 def read_any_address(
     secret: Secret, domain: str, address: str, *, old_secrets: Iterable[Secret] = ()
-) -> ReplyToken | LeagueToken:
-    """A game reply token or a league invitation token; :class:`AddressError` otherwise."""
+) -> ReplyToken | LeagueToken | ConfirmToken:
+    """A game reply token, a league invitation token or a confirmation token;
+    :class:`AddressError` otherwise."""
     try:
         return read_reply_address(secret, domain, address, old_secrets=old_secrets)
     except AddressError as error:
@@ -150,9 +177,13 @@ def read_any_address(
             raise
     payload = _authentic(secret, domain, address, old_secrets, LEAGUE_PURPOSE)
     numbers = _numbers(payload, LEAGUE_VERSION, 2) if payload is not None else None
+    if numbers is not None:
+        return LeagueToken(*numbers)
+    payload = _authentic(secret, domain, address, old_secrets, CONFIRM_PURPOSE)
+    numbers = _numbers(payload, CONFIRM_VERSION, 3) if payload is not None else None
     if numbers is None:
         raise AddressError("forged", "this address was not issued by us")
-    return LeagueToken(*numbers)
+    return ConfirmToken(*numbers)
 
 
 def _authentic(
