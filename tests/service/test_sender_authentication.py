@@ -101,6 +101,14 @@ def _last_inbound(database: Database) -> InboundMessage:
         return row
 
 
+def _held_for_alice(database: Database, words: str) -> None:
+    """Nothing vouched either way: held, and only Alice's own mailbox is asked to confirm."""
+    row = _last_inbound(database)
+    assert row.status == "held" and words in (row.result or ""), row.result
+    assert mails(database, ALICE, "confirm_reply")
+    assert not mails(database, "forger@evil.test")
+
+
 def _refused_to_alice(database: Database, words: str) -> None:
     row = _last_inbound(database)
     assert row.status == "rejected" and words in (row.result or ""), row.result
@@ -132,14 +140,16 @@ def test_a_forged_from_is_refused_when_our_trusted_server_says_dmarc_failed(
     _refused_to_alice(trusting, "DMARC failed for example.org")
 
 
-def test_without_dmarc_an_aligned_spf_or_dkim_pass_is_enough(trusting: Database) -> None:
+def test_without_dmarc_an_aligned_spf_or_dkim_pass_is_enough_else_the_reply_is_held(
+    trusting: Database,
+) -> None:
     game_id, alice, _ = make_game(trusting, options={"pile": "7"})
     unaligned = _with_results(
         _move(trusting, game_id, alice), f"{TRUSTED}; spf=pass smtp.mailfrom=evil.test"
     )
     gateway.receive(trusting, unaligned, "inject")
     assert game_row(trusting, game_id)["turn"] == 1
-    _refused_to_alice(trusting, "no DMARC pass and no SPF or DKIM pass for example.org")
+    _held_for_alice(trusting, "no DMARC pass and no SPF or DKIM pass for example.org")
     aligned = _with_results(
         _move(trusting, game_id, alice, "take 2"),
         f"{TRUSTED}; spf=pass smtp.mailfrom=alice@example.org; dmarc=none",
@@ -178,7 +188,7 @@ def test_the_genuine_players_dkim_signed_reply_is_played(
     assert game_row(database, game_id)["turn"] == 2
 
 
-def test_a_forged_from_whose_dkim_does_not_verify_is_refused(
+def test_a_forged_from_whose_dkim_does_not_verify_is_refused_and_an_unsigned_one_held(
     listening: tuple[Database, Listener],
 ) -> None:
     database, listener = listening
@@ -189,7 +199,7 @@ def test_a_forged_from_whose_dkim_does_not_verify_is_refused(
     _refused_to_alice(database, "the DKIM signature of example.org does not verify")
     _send(listener, _crlf(_move(database, game_id, alice, "take 2")), ALICE, to)
     assert game_row(database, game_id)["turn"] == 1
-    _refused_to_alice(database, "carries no DKIM signature of example.org")
+    _held_for_alice(database, "carries no DKIM signature of example.org")
 
 
 def test_a_genuine_signature_from_a_foreign_envelope_sender_is_refused(
