@@ -11,7 +11,9 @@ on once and is never lost: a crash inside is rolled back to a savepoint and the 
 Who is writing: the message must be addressed to a reply address we issued (see
 ``addresses.py``: it names the game, the player and the turn) *and* come from one of that
 player's addresses, a From that ``authentication.py`` believes (DMARC, SPF, DKIM, the
-envelope sender). Everything else changes nothing. The reply is read by ``reading.py``
+envelope sender). A From that nobody could vouch for either way (no signature, no verdict)
+is held instead, and played by :func:`confirm_held` once the registered mailbox confirms it
+(``confirmation.py``); everything else changes nothing. The reply is read by ``reading.py``
 (the game, through ``games.action_reader``, decides which text is the move) and its commands
 run in order through the service layer; the player gets one answer saying what was done with
 each and which lines were ignored, and each other player one mail with everything the reply

@@ -23,7 +23,7 @@ from service.mail import authentication
 from service.mail.links import settings_token
 from service.mail.models import HeldReply, InboundMessage
 from service.mail.smtpd import Listener
-from service.models import Game, Outbox
+from service.models import Game, Outbox, Player
 from tests.service.gateway_kit import (
     current_address,
     dkim_key,
@@ -175,6 +175,17 @@ def test_yes_to_the_confirmation_plays_the_held_move_exactly_once(
     assert len(table.mail_log()) == before + len(authenticated_mails)
     [held] = table.holds()
     assert held.state == "played"
+
+
+def test_a_player_who_wants_no_mail_is_still_asked_to_confirm(
+    database: Database, listener: Listener
+) -> None:
+    table = Table(database, listener)
+    with database.transaction() as session:
+        players.update(session, session.get_one(Player, table.alice), {"notify": "none"})
+    table.unsigned("take 1")
+    table.say_yes(table.asked())
+    assert table.turn() == 2
 
 
 def test_the_same_held_reply_arriving_twice_is_held_once(

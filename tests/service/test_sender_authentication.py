@@ -158,6 +158,21 @@ def test_without_dmarc_an_aligned_spf_or_dkim_pass_is_enough_else_the_reply_is_h
     assert game_row(trusting, game_id)["turn"] == 2
 
 
+def test_an_spf_or_dkim_fail_of_the_from_domain_without_a_pass_is_refused_not_held(
+    trusting: Database,
+) -> None:
+    game_id, alice, _ = make_game(trusting, options={"pile": "7"})
+    for n, verdict in enumerate(
+        ("spf=fail smtp.mailfrom=alice@example.org", "dkim=fail header.d=example.org"), 1
+    ):
+        failed = _with_results(_move(trusting, game_id, alice), f"{TRUSTED}; {verdict}")
+        gateway.receive(trusting, failed, "inject")
+        assert game_row(trusting, game_id)["turn"] == 1
+        _refused_to_alice(trusting, "failed for example.org")
+        assert len(mails(trusting, ALICE, "error_reply")) == n
+    assert not mails(trusting, ALICE, "confirm_reply")
+
+
 def test_a_dmarc_pass_from_the_trusted_server_plays_the_move(trusting: Database) -> None:
     game_id, alice, _ = make_game(trusting, options={"pile": "7"})
     genuine = _with_results(
