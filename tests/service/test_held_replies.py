@@ -7,9 +7,11 @@ driven through the Flask app; the opponent's view through the API."""
 
 from __future__ import annotations
 
+import os
 import re
 import smtplib
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -360,3 +362,29 @@ def test_a_reply_from_another_address_is_answered_to_the_player_by_name(
     assert "Sorry, Alice" in text and "is not one of your addresses" in text
     assert f"/mail/{settings_token(database.settings.secret(), table.alice)}" in text
     assert f"/games/{table.id}" in text
+
+
+@pytest.mark.skipif(
+    not os.environ.get("DATABASE_URL", "").startswith("postgresql"),
+    reason="row locks are PostgreSQL's: SQLite serialises every transaction",
+)
+def test_racing_confirmations_play_the_held_reply_once(
+    app: Flask, database: Database, listener: Listener
+) -> None:
+    table = Table(database, listener)
+    table.unsigned("take 1")
+    confirmation = table.asked()
+    path = _link_path(confirmation)
+    before = len(table.mail_log())
+
+    def confirm(_: int) -> int:
+        return int(app.test_client().post(path).status_code)
+
+    with ThreadPoolExecutor(6) as pool:
+        statuses = list(pool.map(confirm, range(6)))
+    table.say_yes(confirmation)
+    assert statuses == [200] * 6
+    assert table.turn() == 2
+    assert game_row(database, table.id)["state"]["pile"] == 6
+    assert [h.state for h in table.holds()] == ["played"]
+    assert len(table.mail_log()) - before == 2, table.mail_log()[before:]
