@@ -45,7 +45,7 @@ CODE_LIMIT = 2**48
 HELD_LINES = 12
 """The confirmation mail quotes this many lines of the held reply at most."""
 
-_YES = re.compile(r"(yes|y|yep|yeah|ok|okay|confirm|confirmed|play|play it|go|go ahead)\b")
+_YES = re.compile(r"(yes|y|yep|yeah|ok|okay|confirm|confirmed|play it|play)\b")
 
 
 def new_code() -> int:
