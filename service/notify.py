@@ -68,7 +68,7 @@ DIGESTED = frozenset(
 )
 """Game news a digest reader gets once a day; the rest (reminders, game over, answers to their
 own mail) is worth a mail of its own."""
-ANSWERS = frozenset({"error_reply", "help", "confirm_resign", "reply_receipt"})
+ANSWERS = frozenset({"error_reply", "help", "confirm_resign", "confirm_reply", "reply_receipt"})
 """Kinds that answer a player's mail: ``Auto-Submitted: auto-replied``, sent whatever the
 preference (so is any mail queued with ``in_reply_to``)."""
 DEADLINE_KINDS = frozenset({"game_started", "your_turn", "reminder", "orders_received"})
@@ -103,8 +103,9 @@ def queue_mail(
 
     ``key``: at most one row per key; queueing it again returns the row already written.
     ``in_reply_to``: the Message-ID of the player's mail this answers.
-    ``reply_to``: the Reply-To for a mail outside a game (a game mail's is the player's signed
-    address for the game's turn); league invitations pass their signed league address.
+    ``reply_to``: the Reply-To, when not the player's signed address for the game's turn (the
+    default of a game mail): league invitations pass their signed league address, the
+    confirmation of a held reply its signed confirmation address.
     Returns None when nothing was written: no address, or a player who wants no mail.
     """
     if kind not in KINDS:
@@ -452,7 +453,7 @@ def _envelope(
 ) -> outbound.Envelope:
     domain = settings.mail_domain
     root = outbound.thread_root(domain, game.id) if game else None
-    if game is not None and player is not None:
+    if game is not None and player is not None and reply_to is None:
         reply_to = make_reply_address(settings.secret(), domain, game.id, player.id, game.turn)
     return outbound.Envelope(
         sender=settings.mail_from,

@@ -28,9 +28,13 @@ from service.api.schemas import ZONES
 from service.db import Database
 from service.errors import NotFound
 from service.leagues import ratings
+from service.mail import confirmation, gateway
+from service.mail.extract import extract_reply
 from service.mail.links import read_settings_token
+from service.mail.models import HOLDING, HeldReply, InboundMessage
 from service.mail.render import render_board_html
-from service.models import BOARD_TEXT, NOTIFY, OWN_COPY, Game, Player, Seat, Turn
+from service.mail.storable import clean_reply
+from service.models import BOARD_TEXT, NOTIFY, OWN_COPY, Game, Player, Seat, Turn, utcnow
 from service.wording import options_in_words
 
 blueprint = Blueprint("web", __name__, template_folder="web_templates")
@@ -239,3 +243,54 @@ def _player(session: Session, token: str) -> Player | None:
     database: Database = current_app.extensions["pbem.database"]
     player_id = read_settings_token(database.settings.secret(), token)
     return session.get(Player, player_id) if player_id else None
+
+
+# -- confirming a held reply (service/mail/confirmation.py) ------------------------------------
+
+
+@blueprint.route("/confirm/<token>", methods=["GET", "POST"])
+def confirm_reply(token: str) -> Any:
+    """The signed link of a ``confirm_reply`` mail: the GET shows the held reply and a
+    button, changing nothing (mail scanners fetch links); the POST plays it, once."""
+    database: Database = current_app.extensions["pbem.database"]
+    found = confirmation.read_link(database.settings, token)
+    missing = "This confirmation link is not valid (or no longer is)."
+    if found is None:
+        return not_found(missing)
+    with transaction() as session:
+        held = session.get(HeldReply, found.held_id)
+        player = session.get(Player, found.player_id)
+        if held is None or player is None or held.player_id != player.id:
+            return not_found(missing)
+        if not confirmation.code_fits(held, found.code):
+            return not_found(missing)
+        done = ""
+        if request.method == "POST":
+            done = gateway.confirm_held(session, database.settings, held.id, utcnow())
+        return render_template("confirm.html", **_confirm_context(session, held, player, done))
+
+
+def _confirm_context(
+    session: Session, held: HeldReply, player: Player, done: str
+) -> dict[str, Any]:
+    game = session.get_one(Game, held.game_id)
+    row = session.get_one(InboundMessage, held.inbound_id)
+    expired = ""
+    if game.status != games.ACTIVE:
+        expired = "the game is over"
+    elif game.turn != held.turn:
+        expired = f"it is turn {game.turn} now"
+    return {
+        "player": player,
+        "done": done,
+        "state": held.state,
+        "over": gateway.HOLD_OVER.get(held.state, "it was already dealt with"),
+        "expired": expired,
+        "title": engine.game_class(game.name).title,
+        "game_id": game.id,
+        "game_url": f"/games/{game.id}",
+        "turn": held.turn,
+        "address": held.address,
+        "held": confirmation.quoted_lines(clean_reply(extract_reply(row.raw)).text),
+        "holding": held.state == HOLDING,
+    }

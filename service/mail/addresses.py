@@ -32,6 +32,11 @@ round, even if someone re-labels the payload: the tag of one purpose never fits 
 byte ``DOCTOR_VERSION``, tag over ``DOCTOR_PURPOSE``. The gateway records a reply to it and
 never reads it as a move or a league answer.
 
+A fourth kind answers a confirmation mail (``service/mail/confirmation.py``): version byte
+``CONFIRM_VERSION``, a tag over ``CONFIRM_PURPOSE``, naming (held reply id, player id, code).
+The code is a fresh random number mailed only to the player's registered address, so a reply
+to this address proves control of that mailbox whether or not its mail is signed.
+
 >>> address = make_reply_address(b"k", "pbem.example", 17, 4, 23)
 >>> address
 'play+aeiqifzx3zmkevgnkfgndqf7uu@pbem.example'
@@ -55,9 +60,11 @@ from typing import Literal
 
 __all__ = [
     "AddressError",
+    "ConfirmToken",
     "DoctorToken",
     "LeagueToken",
     "ReplyToken",
+    "make_confirm_address",
     "make_doctor_address",
     "make_league_address",
     "make_reply_address",
@@ -77,6 +84,9 @@ LEAGUE_PURPOSE = b"pbem league invitation address v2\x00"
 DOCTOR_VERSION = 3
 DOCTOR_PURPOSE = b"pbem doctor round trip address v3\x00"
 """The same for ``pbem doctor``'s round-trip addresses: no game or league tag fits them."""
+CONFIRM_VERSION = 4
+CONFIRM_PURPOSE = b"pbem held reply confirmation v4\x00"
+"""The same for the confirmation of a held reply."""
 
 _BASE32_RE = re.compile("[a-z2-7]+")
 
@@ -122,6 +132,15 @@ class DoctorToken:
     check: int
 
 
+@dataclass(frozen=True)
+class ConfirmToken:
+    """A confirmation address: the held reply it confirms, whose it is, and its code."""
+
+    held_id: int
+    player_id: int
+    code: int
+
+
 def make_reply_address(secret: Secret, domain: str, game_id: int, player_id: int, turn: int) -> str:
     """The reply address of ``player_id`` in ``game_id`` for the notification of ``turn``."""
     return _address(secret, domain, VERSION, PURPOSE, (game_id, player_id, turn))
@@ -135,6 +154,13 @@ def make_league_address(secret: Secret, domain: str, league_id: int, player_id: 
 def make_doctor_address(secret: Secret, domain: str, check: int) -> str:
     """The reply address of the round trip numbered ``check`` (``pbem doctor``)."""
     return _address(secret, domain, DOCTOR_VERSION, DOCTOR_PURPOSE, (check,))
+
+
+def make_confirm_address(
+    secret: Secret, domain: str, held_id: int, player_id: int, code: int
+) -> str:
+    """The reply address of the confirmation mail of held reply ``held_id``."""
+    return _address(secret, domain, CONFIRM_VERSION, CONFIRM_PURPOSE, (held_id, player_id, code))
 
 
 def _address(
@@ -162,8 +188,9 @@ def read_reply_address(
 
 def read_any_address(
     secret: Secret, domain: str, address: str, *, old_secrets: Iterable[Secret] = ()
-) -> ReplyToken | LeagueToken | DoctorToken:
-    """A game reply token, a league invitation token or a doctor round-trip token;
+) -> ReplyToken | LeagueToken | DoctorToken | ConfirmToken:
+    """A game reply token, a league invitation token, a doctor round-trip token or a
+    confirmation token;
     :class:`AddressError` otherwise."""
     try:
         return read_reply_address(secret, domain, address, old_secrets=old_secrets)
@@ -176,9 +203,13 @@ def read_any_address(
         return LeagueToken(*numbers)
     payload = _authentic(secret, domain, address, old_secrets, DOCTOR_PURPOSE)
     numbers = _numbers(payload, DOCTOR_VERSION, 1) if payload is not None else None
+    if numbers is not None:
+        return DoctorToken(*numbers)
+    payload = _authentic(secret, domain, address, old_secrets, CONFIRM_PURPOSE)
+    numbers = _numbers(payload, CONFIRM_VERSION, 3) if payload is not None else None
     if numbers is None:
         raise AddressError("forged", "this address was not issued by us")
-    return DoctorToken(*numbers)
+    return ConfirmToken(*numbers)
 
 
 def _authentic(

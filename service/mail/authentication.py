@@ -21,6 +21,12 @@ to the player, who vouches for that From:
 3. Otherwise (mail through the pipe, the webhook or IMAP with no trusted header) there is
    nobody to ask, and the reply is taken on its From as before.
 
+A doubt is either a failure (a DKIM signature of the From's domain that does not verify, a
+DMARC fail, an SPF or DKIM fail of the From's domain with no pass, a From that is not one
+mailbox): refused; or "nobody could tell" (no signature, no verdict for the From's domain,
+an envelope sender of another domain on unsigned mail): ``confirmable``, and the gateway
+holds the reply and asks the registered mailbox to confirm it (``confirmation.py``).
+
 Every decision reads one From, the gateway's (``extract.author_of``), and it is refused when
 it is not exactly one mailbox: two From headers, a group, two addresses, or a display name or
 comment holding another address (``alice@example.org <mallory@evil.test>``, also in encoded
@@ -60,46 +66,61 @@ DnsTxt = Callable[..., Any]
 dns_txt: DnsTxt = dnsplug.get_txt
 """How DKIM keys are looked up (``name, timeout=5 -> bytes | None``); tests put a local key."""
 
-HELP = (
-    "If you did send it, your mail provider did not vouch for it; if your mail to us goes "
-    "through a forwarding address, you can turn this check off for that address in your "
-    'preferences (PATCH /api/v1/players/me {"forwarded_addresses": ["you@example.org"]}).'
-)
+
+@dataclass(frozen=True)
+class Doubt:
+    """Why a From is not believed. ``confirmable``: nobody could tell either way (no
+    signature, no verdict for the From's domain: "none", "neutral"), so the reply is held
+    and its author asked to confirm it from the registered mailbox; otherwise the mail
+    failed a check outright (a signature that does not verify, a DMARC or SPF fail, a From
+    that is not one mailbox) and is refused."""
+
+    why: str
+    confirmable: bool = False
 
 
-def for_player(row: InboundMessage, sender: str, player: Player, settings: Settings) -> str:
-    """The gateway's one call, once the From matched one of ``player``'s addresses: the
-    answer to send that address when the reply is refused, or "" to go on."""
+def for_player(
+    row: InboundMessage, sender: str, player: Player, settings: Settings
+) -> Doubt | None:
+    """The gateway's one call, once the From matched one of ``player``'s addresses: why
+    the reply is not believed, or None to go on (also for an address the player said is
+    forwarded: its checks are off)."""
     address = next((e for e in player.emails if e.address == sender.lower()), None)
     if address is None or not address.sender_checks:
-        return ""
-    why = refusal(row.raw, sender, row.channel, row.envelope_from, settings)
-    if not why:
-        return ""
-    return f"a mail with your address as its sender was not played: {why}. {HELP}"
+        return None
+    return judged(row.raw, sender, row.channel, row.envelope_from, settings)
 
 
 def refusal(
     raw: bytes, sender: str, channel: str, envelope_from: str | None, settings: Settings
 ) -> str:
-    """Why a reply from ``sender`` is not to be believed, or "" when it is (or nobody can
+    """Why a reply from ``sender`` is not to be believed as it stands (failed, or to be
+    confirmed), or "" when it is (or nobody is there to ask)."""
+    doubt = judged(raw, sender, channel, envelope_from, settings)
+    return doubt.why if doubt else ""
+
+
+def judged(
+    raw: bytes, sender: str, channel: str, envelope_from: str | None, settings: Settings
+) -> Doubt | None:
+    """Why a reply from ``sender`` is not to be believed, or None when it is (or nobody can
     tell). Never raises: hostile mail makes a reason, not an exception."""
     try:
-        return _refusal(raw, sender.lower(), channel, envelope_from, settings)
+        return _judged(raw, sender.lower(), channel, envelope_from, settings)
     except Exception as error:  # a malformed header or signature is a failed check
         log.info("sender authentication could not read the message", exc_info=True)
-        return f"its sender could not be authenticated ({type(error).__name__})"
+        return Doubt(f"its sender could not be authenticated ({type(error).__name__})")
 
 
-def _refusal(
+def _judged(
     raw: bytes, sender: str, channel: str, envelope_from: str | None, settings: Settings
-) -> str:
+) -> Doubt | None:
     headers = BytesHeaderParser(policy=policy.default).parsebytes(raw)
     author = author_of(headers)  # the gateway's own reading of the From: the same address
     if author.problem:
-        return author.problem
+        return Doubt(author.problem)
     if author.address != sender:
-        return f"its From ({author.address or 'no address'}) is not {sender}"
+        return Doubt(f"its From ({author.address or 'no address'}) is not {sender}")
     domain = sender.rpartition("@")[2]
     if settings.trusted_authserv_ids:
         verdict = _trusted_results(headers, settings.trusted_authserv_ids)
@@ -107,7 +128,7 @@ def _refusal(
             return _judge(verdict, domain)
     if channel == "smtp" and envelope_from is not None and settings.smtpd_check_senders:
         return _direct(raw, domain, envelope_from)
-    return ""
+    return None
 
 
 def vouched_by(raw: bytes, channel: str, envelope_from: str | None, settings: Settings) -> str:
@@ -144,7 +165,7 @@ def _trusted_results(headers: Message, trusted: tuple[str, ...]) -> Any:
     return None
 
 
-def _judge(header: Any, domain: str) -> str:
+def _judge(header: Any, domain: str) -> Doubt | None:
     host = header.authserv_id
     dmarc = {
         result.result.lower()
@@ -152,18 +173,25 @@ def _judge(header: Any, domain: str) -> str:
         if result.method.lower() == "dmarc" and _said(result, "from") == domain
     }
     if "fail" in dmarc:
-        return f"DMARC failed for {domain} (as {host} checked it): the From address is forged"
+        return Doubt(f"DMARC failed for {domain} (as {host} checked it): the From is forged")
     if "pass" in dmarc:
-        return ""
+        return None
+    failed = []
     for method, prop in (("spf", "mailfrom"), ("dkim", "d")):
         for result in header.results:
-            if result.method.lower() != method or result.result.lower() != "pass":
+            if result.method.lower() != method or not aligned(_said(result, prop), domain):
                 continue
-            if aligned(_said(result, prop), domain):
-                return ""
-    return (
+            if result.result.lower() == "pass":
+                return None
+            if result.result.lower() == "fail":
+                failed.append(method.upper())
+    if failed:  # no pass, and a check of the From's own domain failed: that decides
+        said = " and ".join(dict.fromkeys(failed))
+        return Doubt(f"{said} failed for {domain} (as {host} checked it): the From is forged")
+    return Doubt(
         f"{host} found no DMARC pass and no SPF or DKIM pass for {domain}: "
-        "the From address is not authenticated"
+        "the From address is not authenticated",
+        confirmable=True,
     )
 
 
@@ -184,17 +212,25 @@ class _Signature:
     verified: bool
 
 
-def _direct(raw: bytes, domain: str, envelope_from: str | None) -> str:
+def _direct(raw: bytes, domain: str, envelope_from: str | None) -> Doubt | None:
+    signatures = _signatures(raw)
+    verified = any(s.verified and aligned(s.domain, domain) for s in signatures)
+    if not verified and any(aligned(s.domain, domain) for s in signatures):
+        return Doubt(
+            f"the DKIM signature of {domain} does not verify: the mail was forged or changed"
+        )
     envelope = parseaddr(envelope_from or "")[1].lower().rpartition("@")[2]
     if not aligned(envelope, domain):
         shown = envelope_from or "empty"
-        return f"the envelope sender ({shown}) is not of {domain}, the From address's domain"
-    signatures = _signatures(raw)
-    if any(s.verified and aligned(s.domain, domain) for s in signatures):
-        return ""
-    if any(aligned(s.domain, domain) for s in signatures):
-        return f"the DKIM signature of {domain} does not verify: the mail was forged or changed"
-    return f"the mail carries no DKIM signature of {domain}, so its From cannot be trusted"
+        why = f"the envelope sender ({shown}) is not of {domain}, the From address's domain"
+        # A signed mail sent on by someone else is a replay; unsigned, nobody can tell.
+        return Doubt(why, confirmable=not verified)
+    if verified:
+        return None
+    return Doubt(
+        f"the mail carries no DKIM signature of {domain}, so its From cannot be trusted",
+        confirmable=True,
+    )
 
 
 def _signatures(raw: bytes) -> list[_Signature]:

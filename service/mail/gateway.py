@@ -11,7 +11,9 @@ on once and is never lost: a crash inside is rolled back to a savepoint and the 
 Who is writing: the message must be addressed to a reply address we issued (see
 ``addresses.py``: it names the game, the player and the turn) *and* come from one of that
 player's addresses, a From that ``authentication.py`` believes (DMARC, SPF, DKIM, the
-envelope sender). Everything else changes nothing. The reply is read by ``reading.py``
+envelope sender). A From that nobody could vouch for either way (no signature, no verdict)
+is held instead, and played by :func:`confirm_held` once the registered mailbox confirms it
+(``confirmation.py``); everything else changes nothing. The reply is read by ``reading.py``
 (the game, through ``games.action_reader``, decides which text is the move) and its commands
 run in order through the service layer; the player gets one answer saying what was done with
 each and which lines were ignored, and each other player one mail with everything the reply
@@ -51,9 +53,10 @@ from service import conditional, games, notify, players
 from service.config import Settings
 from service.db import Database, enqueue, is_conflict
 from service.errors import ServiceError
-from service.mail import authentication, header_lines
+from service.mail import authentication, confirmation, header_lines
 from service.mail.addresses import (
     AddressError,
+    ConfirmToken,
     DoctorToken,
     LeagueToken,
     ReplyToken,
@@ -63,11 +66,16 @@ from service.mail.commands import Command, Kind, take_conditionals
 from service.mail.extract import Reply, extract_reply
 from service.mail.guard import ErrorReplyLimiter, unanswerable
 from service.mail.models import (
+    EXPIRED,
     FAILED,
+    HELD,
+    HOLDING,
     IGNORED,
+    PLAYED,
     PROCESSED,
     RECEIVED,
     REJECTED,
+    HeldReply,
     InboundMessage,
 )
 from service.mail.reading import Ignored, ignored_line, quoted, read_reply
@@ -312,32 +320,37 @@ def _apologise(
     names, at a registered address (never to an unauthenticated From); never raises."""
     try:
         with session.begin_nested():
-            to = _registered_address(session, settings, row, reply)
-            if to is None or unanswerable(reply, settings.mail_domain):
+            found = _registered_address(session, settings, row, reply)
+            if found is None or unanswerable(reply, settings.mail_domain):
                 return
+            to, reader = confirmation.answer_to(settings, *found)
             error = (
                 "Something went wrong on our side while reading your mail. It is kept and "
                 "will be looked at; nothing was played. Please try again later."
             )
-            _error_reply(session, settings, to, None, "", error, "", now, reply.message_id)
+            _error_reply(
+                session, settings, to, None, "", error, "", now, reply.message_id, reader=reader
+            )
     except Exception:
         log.exception("could not tell the sender of inbound message %s", row.id)
 
 
 def _registered_address(
     session: Session, settings: Settings, row: InboundMessage, reply: Reply
-) -> str | None:
-    """Where an answer about ``row`` may go: an address of the player its reply address
-    names (the From when it is one of theirs), or None when no reply address of ours names
-    a player. Anyone can write any From, so an answer never goes to one we do not know."""
+) -> tuple[Player, str] | None:
+    """Whom an answer about ``row`` may go to: the player its reply address names, at one
+    of their addresses (the From when it is one of theirs), or None when no reply address of
+    ours names a player. Anyone can write any From: an answer never goes to one we do not
+    know."""
     player = session.get(Player, row.player_id) if row.player_id else None
     if player is None:
         token = _first_token(settings, row)
-        if isinstance(token, (ReplyToken, LeagueToken)):  # a doctor token names nobody
+        if token is not None and not isinstance(token, DoctorToken):  # it names nobody
             player = session.get(Player, token.player_id)
     if player is None:
         return None
-    return _address_of(player, reply.sender)
+    address = _address_of(player, reply.sender)
+    return (player, address) if address else None
 
 
 def _address_of(player: Player, sender: str) -> str | None:
@@ -348,7 +361,7 @@ def _address_of(player: Player, sender: str) -> str | None:
 
 def _first_token(
     settings: Settings, row: InboundMessage
-) -> ReplyToken | LeagueToken | DoctorToken | None:
+) -> ReplyToken | LeagueToken | DoctorToken | ConfirmToken | None:
     for address in _recipients(row):
         try:
             return read_any_address(settings.secret(), settings.mail_domain, address)
@@ -391,6 +404,9 @@ class _Handling:
     now: datetime
     done: list[_Done] = field(default_factory=list)
     ignored: Sequence[Ignored] = ()
+    confirmed: bool = False
+    """The registered mailbox confirmed this held reply (``confirm_held``): what nobody
+    could authenticate is played now; a failed check still refuses."""
 
     def run(self) -> tuple[str, str]:
         if self.reply.sender_problem:  # not one clear author (extract.author_of): nobody's move
@@ -408,24 +424,33 @@ class _Handling:
             return self._league_reply(token)
         if isinstance(token, DoctorToken):  # found above already; here for completeness
             return self._doctor_reply(token)
+        if isinstance(token, ConfirmToken):
+            return self._confirmation(token)
         player = self.session.get(Player, token.player_id)
         game = self.session.get(Game, token.game_id)
         if player is None or game is None:
             return self._refuse("this reply address names a game or player that does not exist")
         self.row.game_id = game.id
         owner = {email.address for email in player.emails}
-        if self.reply.sender.lower() not in owner:
-            return self._refuse(_NOT_YOURS.format(sender=self.reply.sender))
+        if self.reply.sender.lower() not in owner:  # answered to the player, who knows the game
+            return self._refuse(_NOT_YOURS.format(sender=self.reply.sender), game)
         self.row.player_id = player.id
-        if doubt := authentication.for_player(self.row, self.reply.sender, player, self.settings):
-            return self._refuse(doubt)
+        doubt = authentication.for_player(self.row, self.reply.sender, player, self.settings)
+        if doubt is not None and not doubt.confirmable:
+            return self._refuse(_failed(doubt.why, game, player), game)
         if games.seat_of(game, player) is None:
             return self._refuse(f"{player.name} does not play in game {game.id}")
+        if doubt is not None and not self.confirmed:  # nobody could tell: ask the mailbox
+            row, reply = self.row, self.reply
+            args = (self.session, self.settings, row, reply, player, game, token, doubt.why)
+            return confirmation.hold(*args)
         return self._commands(player, game, token)
 
     # -- who is it for ----------------------------------------------------------------------
 
-    def _token(self) -> tuple[ReplyToken | LeagueToken | DoctorToken | None, tuple[str, str]]:
+    def _token(
+        self,
+    ) -> tuple[ReplyToken | LeagueToken | DoctorToken | ConfirmToken | None, tuple[str, str]]:
         secret, domain = self.settings.secret(), self.settings.mail_domain
         codes: list[str] = []
         for address in _recipients(self.row):
@@ -439,23 +464,26 @@ class _Handling:
             return None, self._unknown()
         return None, (IGNORED, f"not addressed to {domain}")
 
-    def _refuse(self, why: str) -> tuple[str, str]:
-        """Refuse without telling anything about a game. The answer goes to an address of
-        the player the reply address names, never to a From we do not know: anyone can
-        write any From, and the service must not mail a stranger's victim."""
-        to = _registered_address(self.session, self.settings, self.row, self.reply)
-        if to is None:
+    def _refuse(self, why: str, game: Game | None = None) -> tuple[str, str]:
+        """Refuse. The answer goes to an address of the player the reply address names,
+        never to a From we do not know: anyone can write any From, and the service must not
+        mail a stranger's victim. It speaks to them by name, with their signed links; it
+        names the game only once the From was found to be theirs (``game``)."""
+        found = _registered_address(self.session, self.settings, self.row, self.reply)
+        if found is None:
             return REJECTED, f"refused: {why} (not answered: {NOBODY_TO_ANSWER})"
+        to, reader = confirmation.answer_to(self.settings, *found, game)
         sent = _error_reply(
             self.session,
             self.settings,
             to,
-            None,
+            game,
             self.reply.text,
             why,
             "",
             self.now,
             self.reply.message_id,
+            reader=reader,
         )
         return REJECTED, f"refused: {why}" + ("" if sent else " (not answered: rate limit)")
 
@@ -465,7 +493,7 @@ class _Handling:
         known = self.session.scalar(select(Email).where(Email.address == self.reply.sender.lower()))
         if known is None or authentication.for_player(
             self.row, self.reply.sender, known.player, self.settings
-        ):
+        ):  # held nowhere: only a believed From hears how to take part
             return REJECTED, f"unknown address: not answered ({NOBODY_TO_ANSWER})"
         answered = self.session.scalar(
             select(func.count())
@@ -497,6 +525,55 @@ class _Handling:
             return REJECTED, f"{said}not authenticated: nobody vouched for its From"
         return PROCESSED, f"{said}authenticated by {how}"
 
+    # -- a reply to a confirmation mail ------------------------------------------------------
+
+    def _confirmation(self, token: ConfirmToken) -> tuple[str, str]:
+        """``yes`` to a confirmation mail plays the held reply it names. The code in the
+        address proves the mailbox got that mail; the From must be that mailbox too, and
+        may be unsigned, but not fail a check."""
+        held = self.session.get(HeldReply, token.held_id)
+        player = self.session.get(Player, token.player_id)
+        if held is None or player is None or held.player_id != player.id:
+            return self._refuse("this confirmation address names no held reply")
+        if not confirmation.code_fits(held, token.code):
+            return self._refuse("this confirmation address was not issued by us")
+        self.row.game_id = held.game_id
+        if self.reply.sender.lower() != held.address:
+            why = (
+                f"a confirmation of your held reply came from {self.reply.sender}, not from "
+                f"{held.address}, where we sent the confirmation, so it was not taken"
+            )
+            return self._refuse(why)
+        self.row.player_id = player.id
+        doubt = authentication.for_player(self.row, self.reply.sender, player, self.settings)
+        if doubt is not None and not doubt.confirmable:
+            return self._refuse(_failed(doubt.why, None, player))
+        if not confirmation.says_yes(self.reply.text):
+            first = next((ln.strip() for ln in self.reply.text.splitlines() if ln.strip()), "")
+            error = (
+                f"we read {quoted(first) if first else 'nothing above the quoted text'}, not "
+                "yes, so your held reply was not played. To play it, reply to the "
+                "confirmation mail with yes alone on the first line (or use its link); to "
+                "leave it unplayed, do nothing"
+            )
+            game = self.session.get(Game, held.game_id)
+            to, reader = confirmation.answer_to(self.settings, player, held.address, game)
+            sent = _error_reply(
+                self.session,
+                self.settings,
+                to,
+                game,
+                self.reply.text,
+                error,
+                "",
+                self.now,
+                self.reply.message_id,
+                reader=reader,
+            )
+            return REJECTED, f"not confirmed: {error}" + ("" if sent else " (rate limit)")
+        said = confirm_held(self.session, self.settings, held.id, self.now)
+        return PROCESSED, f"confirmed held reply {held.id}: {said}"
+
     # -- a reply to a league invitation ------------------------------------------------------
 
     def _league_reply(self, token: LeagueToken) -> tuple[str, str]:
@@ -512,7 +589,7 @@ class _Handling:
             return self._refuse(_NOT_YOURS.format(sender=self.reply.sender))
         self.row.player_id = player.id
         if doubt := authentication.for_player(self.row, self.reply.sender, player, self.settings):
-            return self._refuse(doubt)
+            return self._refuse(_failed(doubt.why, None, player))
         answer, problem = _league_answer(self.reply.text)
         reply_to = mail.reply_address(self.session, league, player)
         if answer is not None:
@@ -757,6 +834,92 @@ class _Handling:
             _queue(self.session, "reply_receipt", player, game, context, self.reply.message_id)
 
 
+def confirm_held(session: Session, settings: Settings, held_id: int, now: datetime) -> str:
+    """Play held reply ``held_id`` now, through the same handling as any reply, as if it
+    had arrived authenticated: the same answers, threaded under it. Once: confirming again
+    plays nothing; a hold whose turn is over (or that a newer reply replaced) plays nothing
+    and its author is told. Returns what came of it, in words for the player."""
+    held = session.scalar(
+        select(HeldReply)
+        .where(HeldReply.id == held_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    if held is None:
+        return "there is no such held reply"
+    if held.state != HOLDING:
+        return HOLD_OVER.get(held.state, "it was already dealt with") + "; nothing more was done"
+    row = _locked(session, held.inbound_id)
+    game = session.get(Game, held.game_id)
+    if row is None or game is None or row.status != HELD:
+        held.state, held.decided_at = EXPIRED, now
+        return "it can no longer be played"
+    reply = clean_reply(extract_reply(row.raw))
+    if game.status != games.ACTIVE or game.turn != held.turn:
+        return _expire(session, settings, held, row, reply, game, now)
+    row.status = RECEIVED  # the handling sees it as a message just read, once
+    with session.begin_nested():
+        handling = _Handling(session, settings, row, reply, now, confirmed=True)
+        status, result = handling.run()
+    row.status, row.result, row.processed_at = status, storable(result)[:RESULT_CHARS], now
+    held.state, held.decided_at, held.outcome = PLAYED, now, storable(result)[:RESULT_CHARS]
+    return "your reply was played" if status == PROCESSED else "your reply was read: " + result
+
+
+HOLD_OVER = {
+    PLAYED: "your reply was already confirmed and played",
+    "replaced": "a newer reply of yours for the same turn replaced it",
+    EXPIRED: "its turn was over before it was confirmed",
+    "cancelled": "it was cancelled",
+}
+
+
+def _expire(
+    session: Session,
+    settings: Settings,
+    held: HeldReply,
+    row: InboundMessage,
+    reply: Reply,
+    game: Game,
+    now: datetime,
+) -> str:
+    """The turn moved on: nothing is played, and the player hears so, plainly."""
+    over = "the game is over" if game.status != games.ACTIVE else f"it is turn {game.turn} now"
+    said = (
+        f"your held reply was for turn {held.turn} of game {game.id}, and {over}, so it was "
+        "not played. To move now, reply to the latest mail from the game (or use its play link)"
+    )
+    held.state, held.decided_at, held.outcome = EXPIRED, now, said
+    row.status, row.result, row.processed_at = REJECTED, f"hold expired: {said}", now
+    player = session.get_one(Player, held.player_id)
+    to, reader = confirmation.answer_to(settings, player, held.address, game)
+    _error_reply(
+        session,
+        settings,
+        to,
+        game,
+        reply.text,
+        said,
+        "",
+        now,
+        reply.message_id,
+        reader=reader,
+    )
+    return f"turn {held.turn} is over ({over}): nothing was played"
+
+
+def _failed(why: str, game: Game | None, player: Player) -> str:
+    """What a reply that failed sender authentication is answered: what happened, why,
+    and what to do (never the API: a player who only mails has no token)."""
+    seated = game is not None and game.status == games.ACTIVE and games.seat_of(game, player)
+    browser = " or play in your browser with the link at the foot of this mail" if seated else ""
+    return (
+        f"a mail with your address as its sender was not played, because {why}. If you sent "
+        "it, send it again straight from your own mailbox (a forwarder or mailing list "
+        f"changes mail so that its signature no longer checks out){browser}"
+    )
+
+
 def _noted(command: Command) -> str:
     """What a move's reading adds to the answer: " (you took back 'd1-d4')", or ""."""
     return f" ({command.note})" if command.kind is Kind.MOVE and command.note else ""
@@ -855,8 +1018,10 @@ def _error_reply(
     done: bool = False,
     ignored: str = "",
     also: Sequence[str] = (),
+    reader: Mapping[str, Any] | None = None,
 ) -> bool:
-    """One error reply unless the address had too many lately; whether it was queued."""
+    """One error reply unless the address had too many lately; whether it was queued.
+    ``reader``: the reader's values when ``to`` is an address of a player (name, links)."""
     address = to if isinstance(to, str) else (to.address or "")
     if not address:
         return False
@@ -875,7 +1040,7 @@ def _error_reply(
     }
     if also:
         context["also"] = list(also)
-    _queue(session, "error_reply", to, game, context, answering, reply_to)
+    _queue(session, "error_reply", to, game, {**(reader or {}), **context}, answering, reply_to)
     return True
 
 

@@ -9,19 +9,22 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Integer, LargeBinary, String, Text
+from sqlalchemy import ForeignKey, Index, Integer, LargeBinary, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from service.models import Base, utcnow
 
-RECEIVED, PROCESSED, IGNORED, REJECTED, FAILED = (
+RECEIVED, PROCESSED, IGNORED, REJECTED, FAILED, HELD = (
     "received",
     "processed",
     "ignored",
     "rejected",
     "failed",
+    "held",
 )
-STATUSES = (RECEIVED, PROCESSED, IGNORED, REJECTED, FAILED)
+STATUSES = (RECEIVED, PROCESSED, IGNORED, REJECTED, FAILED, HELD)
+"""``held``: a reply nobody could authenticate, kept until its author confirms it
+(``held_replies``, ``service/mail/confirmation.py``); then it ends as any other."""
 CHANNELS = ("smtp", "inject", "webhook", "imap")
 
 
@@ -48,3 +51,33 @@ class InboundMessage(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     processed_at: Mapped[datetime | None]
     requeue_at: Mapped[datetime | None]
+
+
+HOLDING, PLAYED, REPLACED, EXPIRED, CANCELLED = "held", "played", "replaced", "expired", "cancelled"
+HOLD_STATES = (HOLDING, PLAYED, REPLACED, EXPIRED, CANCELLED)
+
+
+class HeldReply(Base):
+    """A reply from one of the player's addresses that nothing vouched for (no signature, no
+    trusted verdict), kept unplayed until the mailbox confirms it with the code only it got.
+
+    One row per inbound message (a message delivered twice is held once); at most one
+    ``held`` row per game, player and turn (a newer reply replaces the older). The code is
+    stored as its SHA-256 only: the database alone cannot confirm anything."""
+
+    __tablename__ = "held_replies"
+    __table_args__ = (Index("ix_held_replies_seat_turn", "game_id", "player_id", "turn"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    inbound_id: Mapped[int] = mapped_column(ForeignKey("inbound_messages.id"), unique=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    turn: Mapped[int] = mapped_column(Integer)
+    address: Mapped[str] = mapped_column(String(254))
+    """The registered address the reply came from: the confirmation goes there, and only a
+    ``yes`` from it counts."""
+    code_hash: Mapped[str] = mapped_column(String(64))
+    state: Mapped[str] = mapped_column(String(16), default=HOLDING)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    decided_at: Mapped[datetime | None]
+    outcome: Mapped[str | None] = mapped_column(Text)

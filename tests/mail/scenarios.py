@@ -273,6 +273,15 @@ def context(
             "headline": "Draw offer declined",
         },
         "confirm_resign": {**opening, "said": "'Should I resign? <b>Hmm</b>'"},
+        "confirm_reply": {
+            **opening,
+            "turn": 1,
+            "held": f"{play.move}\n<b>draw?</b>",
+            "why": "the mail carries no DKIM signature of example.org, so its From "
+            "cannot be trusted",
+            "confirm_url": "https://pbem.example/confirm/" + "a2" * 20,
+            "replaced": True,
+        },
         "digest": {
             "date": DEADLINE,
             "games": [

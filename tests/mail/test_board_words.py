@@ -214,6 +214,7 @@ BOARD_KINDS = {
     "error_reply",
     "help",
     "confirm_resign",
+    "confirm_reply",
     "digest",
     "vacation",
     "league_result",

@@ -299,9 +299,16 @@ def test_folded_and_duplicate_dkim_signatures_lend_no_domain(
         forgeries.attempt(name, send, build())
         results[name] = _last_result(database)
     forgeries.assert_none_moved()
-    assert forgeries.answers == dict.fromkeys(forged, 250)  # stored, then refused
+    assert forgeries.answers == dict.fromkeys(forged, 250)  # stored, then refused or held
+    failing = {
+        "a folded example.org signature above Mallory's",
+        "Alice's signature of another mail above Mallory's",
+    }
     for name, (status, result) in results.items():
-        assert status == "rejected" and "DKIM signature of example.org" in result, (name, result)
+        # An example.org signature that does not verify refuses; none at all holds the mail
+        # for Alice's own mailbox to confirm (Mallory never sees the code).
+        expected = "rejected" if name in failing else "held"
+        assert status == expected and "DKIM signature of example.org" in result, (name, result)
 
 
 # -- at every way in, a header block that could be split two ways is refused ---------------------
@@ -474,7 +481,9 @@ def test_a_trusted_verdict_counts_only_for_the_from_domain(trusting: Database) -
         forgeries.attempt(name, inject, _vouched(game.mail("1"), *results))
     forgeries.assert_none_moved()
     for name, (status, result) in forgeries.answers.items():
-        assert status == "rejected" and "for example.org" in result, (name, result)
+        # No verdict for example.org holds the mail for Alice's own mailbox to confirm.
+        expected = "rejected" if "failed" in name else "held"
+        assert status == expected and "for example.org" in result, (name, result)
     assert game.orders() == [(1, 0, "3", "current")]
 
 
@@ -531,8 +540,8 @@ def test_the_sender_header_is_not_the_author(trusting: Database) -> None:
         forgeries.attempt(name, inject, vouched)
     forgeries.assert_none_moved()
     assert {name: status for name, (status, _) in forgeries.answers.items()} == {
-        "Sender: alice": "rejected",
-        "From: alice, Sender: mallory": "rejected",
+        "Sender: alice": "rejected",  # the From is Mallory's: not Alice's address
+        "From: alice, Sender: mallory": "held",  # nothing vouched for alice: she is asked
     }
 
 

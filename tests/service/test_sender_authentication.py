@@ -101,6 +101,14 @@ def _last_inbound(database: Database) -> InboundMessage:
         return row
 
 
+def _held_for_alice(database: Database, words: str) -> None:
+    """Nothing vouched either way: held, and only Alice's own mailbox is asked to confirm."""
+    row = _last_inbound(database)
+    assert row.status == "held" and words in (row.result or ""), row.result
+    assert mails(database, ALICE, "confirm_reply")
+    assert not mails(database, "forger@evil.test")
+
+
 def _refused_to_alice(database: Database, words: str) -> None:
     row = _last_inbound(database)
     assert row.status == "rejected" and words in (row.result or ""), row.result
@@ -132,20 +140,37 @@ def test_a_forged_from_is_refused_when_our_trusted_server_says_dmarc_failed(
     _refused_to_alice(trusting, "DMARC failed for example.org")
 
 
-def test_without_dmarc_an_aligned_spf_or_dkim_pass_is_enough(trusting: Database) -> None:
+def test_without_dmarc_an_aligned_spf_or_dkim_pass_is_enough_else_the_reply_is_held(
+    trusting: Database,
+) -> None:
     game_id, alice, _ = make_game(trusting, options={"pile": "7"})
     unaligned = _with_results(
         _move(trusting, game_id, alice), f"{TRUSTED}; spf=pass smtp.mailfrom=evil.test"
     )
     gateway.receive(trusting, unaligned, "inject")
     assert game_row(trusting, game_id)["turn"] == 1
-    _refused_to_alice(trusting, "no DMARC pass and no SPF or DKIM pass for example.org")
+    _held_for_alice(trusting, "no DMARC pass and no SPF or DKIM pass for example.org")
     aligned = _with_results(
         _move(trusting, game_id, alice, "take 2"),
         f"{TRUSTED}; spf=pass smtp.mailfrom=alice@example.org; dmarc=none",
     )
     gateway.receive(trusting, aligned, "inject")
     assert game_row(trusting, game_id)["turn"] == 2
+
+
+def test_an_spf_or_dkim_fail_of_the_from_domain_without_a_pass_is_refused_not_held(
+    trusting: Database,
+) -> None:
+    game_id, alice, _ = make_game(trusting, options={"pile": "7"})
+    for n, verdict in enumerate(
+        ("spf=fail smtp.mailfrom=alice@example.org", "dkim=fail header.d=example.org"), 1
+    ):
+        failed = _with_results(_move(trusting, game_id, alice), f"{TRUSTED}; {verdict}")
+        gateway.receive(trusting, failed, "inject")
+        assert game_row(trusting, game_id)["turn"] == 1
+        _refused_to_alice(trusting, "failed for example.org")
+        assert len(mails(trusting, ALICE, "error_reply")) == n
+    assert not mails(trusting, ALICE, "confirm_reply")
 
 
 def test_a_dmarc_pass_from_the_trusted_server_plays_the_move(trusting: Database) -> None:
@@ -178,7 +203,7 @@ def test_the_genuine_players_dkim_signed_reply_is_played(
     assert game_row(database, game_id)["turn"] == 2
 
 
-def test_a_forged_from_whose_dkim_does_not_verify_is_refused(
+def test_a_forged_from_whose_dkim_does_not_verify_is_refused_and_an_unsigned_one_held(
     listening: tuple[Database, Listener],
 ) -> None:
     database, listener = listening
@@ -189,7 +214,7 @@ def test_a_forged_from_whose_dkim_does_not_verify_is_refused(
     _refused_to_alice(database, "the DKIM signature of example.org does not verify")
     _send(listener, _crlf(_move(database, game_id, alice, "take 2")), ALICE, to)
     assert game_row(database, game_id)["turn"] == 1
-    _refused_to_alice(database, "carries no DKIM signature of example.org")
+    _held_for_alice(database, "carries no DKIM signature of example.org")
 
 
 def test_a_genuine_signature_from_a_foreign_envelope_sender_is_refused(

@@ -1,0 +1,186 @@
+"""Replies nobody could authenticate are held until their author confirms them.
+
+A reply from one of the player's registered addresses that nothing vouched for either way
+(no DKIM signature, no verdict for the From's domain: ``authentication.Doubt.confirmable``)
+is not refused but held: the message stays stored, nothing is played, and one
+``confirm_reply`` mail goes to that registered address with a fresh random code inside its
+Reply-To (``addresses.make_confirm_address``) and inside a signed link. Whoever forged the
+From never sees that mail, so a ``yes`` to it (signed or not) or the link's button proves
+control of the mailbox; the held reply is then played by the gateway exactly as if it had
+arrived authenticated (``gateway.confirm_held``).
+
+A hold expires with its turn; a newer held reply for the same game, player and turn
+replaces the older; confirming twice plays once. The code is stored as its SHA-256 only.
+The link's GET shows a page and changes nothing (mail scanners fetch links); its POST
+confirms.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from service.config import Settings
+from service.mail.addresses import (
+    LOCAL_PREFIX,
+    AddressError,
+    ConfirmToken,
+    ReplyToken,
+    make_confirm_address,
+    read_any_address,
+)
+from service.mail.extract import Reply
+from service.mail.models import HELD, HOLDING, REJECTED, REPLACED, HeldReply, InboundMessage
+from service.models import Game, Player
+from service.notify import play_url, queue_mail, reader_context
+
+CODE_LIMIT = 2**48
+"""Codes are 48 random bits: they fit a reply address and cannot be guessed."""
+HELD_LINES = 12
+"""The confirmation mail quotes this many lines of the held reply at most."""
+
+_YES = re.compile(r"(yes|y|yep|yeah|ok|okay|confirm|confirmed|play it|play)\b")
+
+
+def new_code() -> int:
+    return secrets.randbelow(CODE_LIMIT)
+
+
+def code_hash(code: int) -> str:
+    return hashlib.sha256(f"pbem held reply code {code}".encode()).hexdigest()
+
+
+def code_fits(held: HeldReply, code: int) -> bool:
+    return hmac.compare_digest(held.code_hash, code_hash(code))
+
+
+def says_yes(text: str) -> bool:
+    """Whether the first line typed says yes ("Yes", "yes please", "Confirm.", "OK!")."""
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return bool(_YES.match(first.lower().strip(" .!,")))
+
+
+def link_url(settings: Settings, held: HeldReply, player_id: int, code: int) -> str:
+    """The signed page that confirms ``held``: the local part of its confirmation address."""
+    address = make_confirm_address(
+        settings.secret(), settings.mail_domain, held.id, player_id, code
+    )
+    token = address.partition("@")[0].removeprefix(LOCAL_PREFIX)
+    return f"{settings.public_url}/confirm/{token}"
+
+
+def read_link(settings: Settings, token: str) -> ConfirmToken | None:
+    """What a confirmation link names, or None for anything we did not sign."""
+    if not token.isascii() or not token.isalnum() or len(token) > 64:
+        return None
+    address = f"{LOCAL_PREFIX}{token}@{settings.mail_domain}"
+    try:
+        found = read_any_address(settings.secret(), settings.mail_domain, address)
+    except AddressError:
+        return None
+    return found if isinstance(found, ConfirmToken) else None
+
+
+def hold(
+    session: Session,
+    settings: Settings,
+    row: InboundMessage,
+    reply: Reply,
+    player: Player,
+    game: Game,
+    token: ReplyToken,
+    why: str,
+) -> tuple[str, str]:
+    """Keep ``row`` unplayed and ask ``reply.sender`` (a registered address of ``player``)
+    to confirm it; returns the inbound status and result."""
+    address = reply.sender.lower()
+    older = _replace_older(session, game.id, player.id, token.turn)
+    code = new_code()
+    held = HeldReply(
+        inbound_id=row.id,
+        game_id=game.id,
+        player_id=player.id,
+        turn=token.turn,
+        address=address,
+        code_hash=code_hash(code),
+        state=HOLDING,
+    )
+    session.add(held)
+    session.flush()
+    for earlier in older:
+        earlier.outcome = f"replaced by held reply {held.id}"
+        _close_inbound(session, earlier, f"held reply replaced by a newer one ({held.id})")
+    context = {
+        "turn": token.turn,
+        "held": quoted_lines(reply.text),
+        "why": why,
+        "confirm_url": link_url(settings, held, player.id, code),
+        "replaced": bool(older),
+    }
+    reply_to = make_confirm_address(
+        settings.secret(), settings.mail_domain, held.id, player.id, code
+    )
+    to, reader = answer_to(settings, player, address, game)
+    queue_mail(
+        session,
+        kind="confirm_reply",
+        to=to,
+        game=game,
+        context={**reader, **context},
+        in_reply_to=reply.message_id or None,
+        reply_to=reply_to,
+    )
+    replaced = f"; it replaces held reply {', '.join(str(e.id) for e in older)}" if older else ""
+    return HELD, f"held until {address} confirms it (held reply {held.id}: {why}){replaced}"
+
+
+def answer_to(
+    settings: Settings, player: Player, address: str, game: Game | None = None
+) -> tuple[Player | str, dict[str, Any]]:
+    """Whom ``queue_mail`` writes to for an answer to ``player`` at ``address`` (one of their
+    registered addresses), and the reader's values it cannot find itself: their name and
+    signed settings and play links, never ones made up from the address."""
+    if address.lower() == (player.address or "").lower():
+        return player, {}
+    values = reader_context(settings, player, address)
+    if game is not None:
+        seat = next((s.seat for s in game.seats if s.player_id == player.id), None)
+        values["play_url"] = play_url(settings, game, player, seat)
+    return address, values
+
+
+def _replace_older(session: Session, game_id: int, player_id: int, turn: int) -> list[HeldReply]:
+    query = (
+        select(HeldReply)
+        .where(
+            HeldReply.game_id == game_id,
+            HeldReply.player_id == player_id,
+            HeldReply.turn == turn,
+            HeldReply.state == HOLDING,
+        )
+        .with_for_update()
+    )
+    older = list(session.scalars(query))
+    for earlier in older:
+        earlier.state = REPLACED
+    return older
+
+
+def _close_inbound(session: Session, held: HeldReply, why: str) -> None:
+    row = session.get(InboundMessage, held.inbound_id)
+    if row is not None and row.status == HELD:
+        row.status, row.result = REJECTED, why
+
+
+def quoted_lines(text: str) -> str:
+    lines = [line.rstrip() for line in text.strip().splitlines()]
+    kept = lines[:HELD_LINES]
+    if len(lines) > HELD_LINES:
+        kept.append(f"(and {len(lines) - HELD_LINES} more lines)")
+    return "\n".join(kept) or "(nothing typed)"

@@ -1,0 +1,390 @@
+"""Unsigned replies are held until the registered mailbox confirms them
+(``service/mail/confirmation.py``), and refusals speak plainly.
+
+Mail goes through the real SMTP listener on loopback (aiosmtpd, ``pbem mail smtpd``), which
+checks DKIM itself; keys come from a local table instead of DNS. The confirmation link is
+driven through the Flask app; the opponent's view through the API."""
+
+from __future__ import annotations
+
+import os
+import re
+import smtplib
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from service import games, players
+from service.db import Database
+from service.mail import authentication
+from service.mail.links import settings_token
+from service.mail.models import HeldReply, InboundMessage
+from service.mail.smtpd import Listener
+from service.models import Game, Outbox, Player
+from tests.service.gateway_kit import (
+    current_address,
+    dkim_key,
+    game_row,
+    latest,
+    mails,
+    reply,
+    text_of,
+)
+from tests.service.test_sender_authentication import signed
+
+ALICE, BOB, MALLORY = "alice@example.org", "bob@example.org", "mallory@evil.test"
+GENUINE, GENUINE_RECORD = dkim_key()
+
+
+@pytest.fixture(autouse=True)
+def local_dns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """example.org publishes the genuine key under selector ``mail``; nothing else exists."""
+
+    def txt(name: Any, timeout: int = 5) -> bytes | None:
+        given = name if isinstance(name, bytes) else str(name).encode()
+        return GENUINE_RECORD if given.rstrip(b".") == b"mail._domainkey.example.org" else None
+
+    monkeypatch.setattr(authentication, "dns_txt", txt)
+
+
+@pytest.fixture
+def listener(database: Database) -> Iterator[Listener]:
+    running = Listener(database, "127.0.0.1", 0)
+    running.start()
+    yield running
+    running.stop()
+
+
+class Table:
+    """Alice and Bob (with API tokens) and a game between them, with mail over SMTP."""
+
+    def __init__(self, database: Database, listener: Listener, game: str = "countdown") -> None:
+        self.database, self.listener = database, listener
+        with database.transaction() as session:
+            seated, self.tokens = [], {}
+            for name in ("Alice", "Bob"):
+                address = f"{name.lower()}@example.org"
+                player = players.by_address(session, address)
+                if player is None:
+                    player, self.tokens[name] = players.create(
+                        session, None, {"name": name, "emails": [address]}
+                    )
+                seated.append(player)
+            options = {"pile": "7"} if game == "countdown" else {}
+            data = {"game": game, "options": options, "seats": [p.id for p in seated]}
+            self.id = games.create(session, seated[0], data).id
+            self.alice, self.bob = seated[0].id, seated[1].id
+
+    def to_alice(self) -> str:
+        return current_address(self.database, self.id, self.alice)
+
+    def send(self, raw: bytes, to: str, envelope_from: str = ALICE) -> None:
+        with smtplib.SMTP(self.listener.hostname, self.listener.port, timeout=60) as client:
+            client.sendmail(envelope_from, [to], raw)
+
+    def unsigned(self, typed: str, sender: str = ALICE) -> None:
+        self.send(reply(None, sender, typed, to=self.to_alice()), self.to_alice(), sender)
+
+    def signed(self, typed: str) -> None:
+        raw = signed(reply(None, ALICE, typed, to=self.to_alice()), GENUINE)
+        self.send(raw, self.to_alice())
+
+    def turn(self) -> int:
+        return int(game_row(self.database, self.id)["turn"])
+
+    def asked(self) -> Any:
+        """The latest confirmation mail to Alice."""
+        found = mails(self.database, ALICE, "confirm_reply")
+        assert found, "no confirmation mail to Alice"
+        return latest(self.database, ALICE, self.id)
+
+    def say_yes(self, confirmation: Any, sender: str = ALICE, typed: str = "yes") -> None:
+        to = str(confirmation["Reply-To"])
+        self.send(reply(confirmation, sender, typed), to, sender)
+
+    def holds(self) -> list[HeldReply]:
+        with self.database.transaction() as session:
+            return list(session.scalars(select(HeldReply).order_by(HeldReply.id)))
+
+    def last_inbound(self) -> InboundMessage:
+        with self.database.transaction() as session:
+            query = select(InboundMessage).order_by(InboundMessage.id.desc())
+            found = session.scalars(query).first()
+            assert found is not None
+            return found
+
+    def mail_log(self) -> list[tuple[str, str]]:
+        """(address, kind) of every mail written about this game, in order."""
+        with self.database.transaction() as session:
+            query = select(Outbox.to_address, Outbox.kind).where(Outbox.game_id == self.id)
+            return [(row[0], row[1]) for row in session.execute(query.order_by(Outbox.id))]
+
+
+def _link_path(confirmation: Any) -> str:
+    found = re.search(r"https?://[^/\s]+(/confirm/[a-z2-7]+)", text_of(confirmation))
+    assert found, text_of(confirmation)
+    return found.group(1)
+
+
+# -- held, then confirmed ---------------------------------------------------------------------
+
+
+def test_an_unsigned_reply_from_the_registered_address_is_held_and_asked_about(
+    database: Database, listener: Listener
+) -> None:
+    table = Table(database, listener)
+    bobs = len(mails(database, BOB))
+    table.unsigned("take 1")
+    assert table.turn() == 1, "an unsigned reply was played without confirmation"
+    row = table.last_inbound()
+    assert row.status == "held" and "no DKIM signature" in (row.result or ""), row.result
+    assert len(mails(database, ALICE, "confirm_reply")) == 1
+    confirmation = table.asked()
+    text = " ".join(text_of(confirmation).split())
+    assert "Alice, a reply to" in text and "take 1" in text and 'with "yes"' in text
+    assert str(confirmation["Reply-To"]) != table.to_alice()
+    assert _link_path(confirmation)
+    assert len(mails(database, BOB)) == bobs, "Bob heard of a move that was not played"
+    [held] = table.holds()
+    assert held.state == "held" and held.address == ALICE
+    assert re.fullmatch("[0-9a-f]{64}", held.code_hash), "the code is stored hashed"
+
+
+def test_yes_to_the_confirmation_plays_the_held_move_exactly_once(
+    database: Database, listener: Listener
+) -> None:
+    signed_table = Table(database, listener)
+    before = len(signed_table.mail_log())
+    signed_table.signed("take 1")
+    assert signed_table.turn() == 2
+    authenticated_mails = signed_table.mail_log()[before:]
+
+    table = Table(database, listener)
+    table.unsigned("take 1")
+    confirmation = table.asked()
+    before = len(table.mail_log())
+    table.say_yes(confirmation)
+    assert table.turn() == 2
+    assert table.mail_log()[before:] == authenticated_mails, "not played as if signed"
+    assert table.last_inbound().status == "processed"
+    table.say_yes(confirmation, typed="Yes, confirm")  # a second yes: a new message
+    assert table.turn() == 2, "a second yes played it again"
+    assert len(table.mail_log()) == before + len(authenticated_mails)
+    [held] = table.holds()
+    assert held.state == "played"
+
+
+def test_a_player_who_wants_no_mail_is_still_asked_to_confirm(
+    database: Database, listener: Listener
+) -> None:
+    table = Table(database, listener)
+    with database.transaction() as session:
+        players.update(session, session.get_one(Player, table.alice), {"notify": "none"})
+    table.unsigned("take 1")
+    table.say_yes(table.asked())
+    assert table.turn() == 2
+
+
+def test_the_same_held_reply_arriving_twice_is_held_once(
+    database: Database, listener: Listener
+) -> None:
+    table = Table(database, listener)
+    raw = reply(None, ALICE, "take 1", to=table.to_alice())
+    table.send(raw, table.to_alice())
+    table.send(raw, table.to_alice())  # an MTA retry: the same Message-ID
+    assert len(table.holds()) == 1
+    assert len(mails(database, ALICE, "confirm_reply")) == 1
+
+
+def test_a_newer_held_reply_replaces_the_older_and_says_so(
+    database: Database, listener: Listener
+) -> None:
+    table = Table(database, listener)
+    table.unsigned("take 1")
+    first = table.asked()
+    table.unsigned("take 2")
+    second = table.asked()
+    assert "replaces the reply you sent earlier" in " ".join(text_of(second).split())
+    assert [h.state for h in table.holds()] == ["replaced", "held"]
+    table.say_yes(first)
+    assert table.turn() == 1, "a replaced reply was played"
+    assert "replaced" in (table.last_inbound().result or "")
+    table.say_yes(second)
+    assert table.turn() == 2
+    assert game_row(database, table.id)["state"]["pile"] == 5
+
+
+def test_the_signed_link_shows_on_get_and_confirms_on_post(
+    app: Flask, database: Database, listener: Listener
+) -> None:
+    table = Table(database, listener)
+    table.unsigned("take 1")
+    path = _link_path(table.asked())
+    client: FlaskClient = app.test_client()
+    for _ in range(3):  # mail scanners fetch links: a GET changes nothing
+        shown = client.get(path)
+        assert shown.status_code == 200
+        page = shown.get_data(as_text=True)
+        assert "take 1" in page and 'method="post"' in page and "Alice" in page
+    assert table.turn() == 1
+    done = client.post(path)
+    assert done.status_code == 200 and "your reply was played" in done.get_data(as_text=True)
+    assert table.turn() == 2
+    again = client.post(path).get_data(as_text=True)
+    assert "already confirmed and played" in again and "nothing more was done" in again
+    assert table.turn() == 2
+    assert client.get(path[:-3] + "aaa").status_code == 404, "an altered link opened"
+
+
+def test_confirming_after_the_turn_moved_on_plays_nothing_and_says_why(
+    app: Flask, database: Database, listener: Listener
+) -> None:
+    table = Table(database, listener)
+    table.unsigned("take 1")
+    confirmation = table.asked()
+    table.signed("take 2")  # Alice moves another way meanwhile
+    assert table.turn() == 2
+    pile = game_row(database, table.id)["state"]["pile"]
+    page = app.test_client().get(_link_path(confirmation)).get_data(as_text=True)
+    assert "it is turn 2 now" in page and 'method="post"' not in page
+    table.say_yes(confirmation)
+    assert table.turn() == 2 and game_row(database, table.id)["state"]["pile"] == pile
+    answer = " ".join(text_of(latest(database, ALICE)).split())
+    assert "your held reply was for turn 1" in answer and "it is turn 2 now" in answer
+    assert "not played" in answer
+    assert [h.state for h in table.holds()] == ["expired"]
+
+
+# -- what is never played ---------------------------------------------------------------------
+
+
+def test_an_unsigned_reply_never_plays_without_confirmation(
+    database: Database, listener: Listener
+) -> None:
+    table = Table(database, listener)
+    for typed in ("take 1", "take 2", "take 1\nresign"):
+        table.unsigned(typed)
+        assert table.turn() == 1
+    assert game_row(database, table.id)["status"] == "active"
+    assert [h.state for h in table.holds()] == ["replaced", "replaced", "held"]
+
+
+def test_a_broken_dkim_signature_is_refused_not_held(
+    database: Database, listener: Listener
+) -> None:
+    table = Table(database, listener)
+    raw = signed(reply(None, ALICE, "take 1", to=table.to_alice()), GENUINE)
+    table.send(raw + b"P.S. take 2\r\n", table.to_alice())  # the body changed after signing
+    assert table.turn() == 1
+    row = table.last_inbound()
+    assert row.status == "rejected" and "does not verify" in (row.result or ""), row.result
+    assert not table.holds() and not mails(database, ALICE, "confirm_reply")
+    assert mails(database, ALICE, "error_reply")
+
+
+def test_a_strangers_yes_does_nothing(database: Database, listener: Listener) -> None:
+    table = Table(database, listener)
+    table.unsigned("take 1")
+    confirmation = table.asked()
+    for stranger in (MALLORY, BOB):
+        table.say_yes(confirmation, sender=stranger)
+        assert table.turn() == 1
+        assert table.last_inbound().status == "rejected"
+    assert not mails(database, MALLORY), "a stranger was answered"
+    assert [h.state for h in table.holds()] == ["held"]
+    table.say_yes(confirmation)  # Alice herself still can
+    assert table.turn() == 2
+
+
+def test_a_yes_to_a_forged_confirmation_address_does_nothing(
+    database: Database, listener: Listener
+) -> None:
+    table = Table(database, listener)
+    table.unsigned("take 1")
+    confirmation = table.asked()
+    forged = str(confirmation["Reply-To"]).replace("play+", "play+a", 1)
+    table.send(reply(confirmation, ALICE, "yes", to=forged), forged)
+    assert table.turn() == 1 and [h.state for h in table.holds()] == ["held"]
+
+
+def test_the_held_move_is_not_visible_to_the_opponent(
+    app: Flask, database: Database, listener: Listener
+) -> None:
+    table = Table(database, listener, "duel")
+    bob = {"Authorization": f"Bearer {table.tokens['Bob']}"}
+    client = app.test_client()
+    seen_before = client.get(f"/api/v1/games/{table.id}", headers=bob).get_data(as_text=True)
+    page_before = client.get(f"/games/{table.id}").get_data(as_text=True)
+    bobs = mails(database, BOB)
+    table.unsigned("3")
+    assert table.last_inbound().status == "held"
+    seen_after = client.get(f"/api/v1/games/{table.id}", headers=bob).get_data(as_text=True)
+    assert seen_after == seen_before, "Bob's view of the game changed"
+    assert client.get(f"/games/{table.id}").get_data(as_text=True) == page_before
+    assert [m.id for m in mails(database, BOB)] == [m.id for m in bobs]
+    with database.transaction() as session:
+        assert session.get_one(Game, table.id).turn == 1
+
+
+# -- refusals speak plainly --------------------------------------------------------------------
+
+
+def test_a_refusal_names_the_player_offers_no_api_and_links_signed_pages(
+    database: Database, listener: Listener
+) -> None:
+    table = Table(database, listener)
+    raw = signed(reply(None, ALICE, "take 1", to=table.to_alice()), GENUINE)
+    table.send(raw + b"P.S. take 3\r\n", table.to_alice())
+    answer = latest(database, ALICE)
+    text = " ".join(text_of(answer).split())
+    assert "Alice" in text and "Sorry, alice" not in text
+    assert "not played" in text and "send it again straight from your own mailbox" in text
+    for advice in ("API", "api/v1", "PATCH", "token"):
+        assert advice not in text, f"a mail-only player was told about {advice!r}"
+    secret = database.settings.secret()
+    assert f"/mail/{settings_token(secret, table.alice)}" in text
+    assert f"/games/{table.id}" in text
+    assert "Play in your browser: " in text_of(answer)
+
+
+def test_a_reply_from_another_address_is_answered_to_the_player_by_name(
+    database: Database, listener: Listener
+) -> None:
+    table = Table(database, listener)
+    table.unsigned("take 1", sender=BOB)
+    assert table.turn() == 1 and table.last_inbound().status == "rejected"
+    text = " ".join(text_of(latest(database, ALICE)).split())
+    assert "Sorry, Alice" in text and "is not one of your addresses" in text
+    assert f"/mail/{settings_token(database.settings.secret(), table.alice)}" in text
+    assert f"/games/{table.id}" in text
+
+
+@pytest.mark.skipif(
+    not os.environ.get("DATABASE_URL", "").startswith("postgresql"),
+    reason="row locks are PostgreSQL's: SQLite serialises every transaction",
+)
+def test_racing_confirmations_play_the_held_reply_once(
+    app: Flask, database: Database, listener: Listener
+) -> None:
+    table = Table(database, listener)
+    table.unsigned("take 1")
+    confirmation = table.asked()
+    path = _link_path(confirmation)
+    before = len(table.mail_log())
+
+    def confirm(_: int) -> int:
+        return int(app.test_client().post(path).status_code)
+
+    with ThreadPoolExecutor(6) as pool:
+        statuses = list(pool.map(confirm, range(6)))
+    table.say_yes(confirmation)
+    assert statuses == [200] * 6
+    assert table.turn() == 2
+    assert game_row(database, table.id)["state"]["pile"] == 6
+    assert [h.state for h in table.holds()] == ["played"]
+    assert len(table.mail_log()) - before == 2, table.mail_log()[before:]
