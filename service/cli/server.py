@@ -24,6 +24,8 @@ PROCESSES = {
         "python:service.gunicorn_conf",
         "--bind",
         "{bind}",
+        "--workers",
+        "{workers}",
         "service.app:create_app()",
     ],
     "worker": ["-m", "celery", "-A", "workers.app", "worker", "--pool=solo", "--loglevel=INFO"],
@@ -102,8 +104,15 @@ def run_command(port: int) -> None:
     migrate.upgrade(db.configure(settings))
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    from service import gunicorn_conf
+
+    workers = gunicorn_conf.workers_setting(shared=True)
+    # The port reaches every process: the links in mails follow it (``config.local_url``).
+    env = {**os.environ, "PBEM_PORT": str(port)}
     children = {
-        name: subprocess.Popen([sys.executable, *(a.format(bind=bind) for a in args)])
+        name: subprocess.Popen(
+            [sys.executable, *(a.format(bind=bind, workers=workers) for a in args)], env=env
+        )
         for name, args in PROCESSES.items()
     }
     click.echo(f"pbem: API on http://{bind}/api/v1 (Ctrl-C stops everything)")
