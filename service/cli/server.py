@@ -104,7 +104,7 @@ def run_command(port: int) -> None:
     migrate.upgrade(db.configure(settings))
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    from service import gunicorn_conf
+    from service import gunicorn_conf  # here: only ``run`` needs the web's settings
 
     workers = gunicorn_conf.workers_setting(shared=True)
     # The port reaches every process: the links in mails follow it (``config.local_url``).
