@@ -17,6 +17,37 @@ def _hours(text: str) -> tuple[float, ...]:
     return tuple(sorted((float(part) for part in text.split(",") if part.strip()), reverse=True))
 
 
+WEB_PORT = 5000
+WILDCARDS = ("", "0.0.0.0", "::", "*")
+
+
+def web_bind(env: Mapping[str, str]) -> tuple[str, int] | None:
+    """``PBEM_WEB_BIND`` read as ``(host, port)``; None when unset or not ``HOST:PORT`` (the
+    processes that listen refuse a bad one with the reason: ``service.cli.server``)."""
+    host, _, number = env.get("PBEM_WEB_BIND", "").strip().rpartition(":")
+    if not host or not number.isdigit():
+        return None
+    return host.strip("[]"), int(number)
+
+
+def local_url(env: Mapping[str, str]) -> str:
+    """The default ``PBEM_PUBLIC_URL``: where the web process of this machine listens, so the
+    links in mails work without configuration wherever the port was moved. The port is
+    ``PBEM_WEB_BIND``'s, else ``PBEM_PORT`` (``pbem run``, which hands its ``--port`` to its
+    processes this way), else ``PORT`` (``Procfile``'s ``web``), else 5000; a wildcard host
+    (``0.0.0.0``) is reached on loopback."""
+    bound = web_bind(env)
+    if bound is not None:
+        host, port = bound
+    else:
+        host = "127.0.0.1"
+        given = (env.get("PBEM_PORT") or env.get("PORT") or "").strip()
+        port = int(given) if given.isdigit() else WEB_PORT
+    if host in WILDCARDS:
+        host = "127.0.0.1"
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 @dataclass(frozen=True)
 class Settings:
     var_dir: Path
@@ -108,7 +139,7 @@ class Settings:
             imap_seconds=float(env.get("PBEM_IMAP_SECONDS", "60")),
             error_replies_per_hour=int(env.get("PBEM_ERROR_REPLIES_PER_HOUR", "5")),
             error_replies_per_day=int(env.get("PBEM_ERROR_REPLIES_PER_DAY", "20")),
-            public_url=(env.get("PBEM_PUBLIC_URL") or "http://127.0.0.1:5000").rstrip("/"),
+            public_url=(env.get("PBEM_PUBLIC_URL") or local_url(env)).rstrip("/"),
             smtp_host=env.get("PBEM_SMTP_HOST", ""),
             smtp_port=int(env.get("PBEM_SMTP_PORT", "587")),
             smtp_user=env.get("PBEM_SMTP_USER", ""),

@@ -27,6 +27,7 @@ import email.policy
 import importlib
 import logging
 import os
+import re
 import smtplib
 import ssl
 from collections.abc import Callable, Mapping, Sequence
@@ -659,10 +660,24 @@ def message(settings: Settings, row: Outbox) -> EmailMessage:
 def eml_sender(settings: Settings, row: Outbox, mail: EmailMessage) -> None:
     """The default sender: one ``.eml`` file per message (rewriting it on a retry)."""
     settings.mail_dir.mkdir(parents=True, exist_ok=True)
-    path = settings.mail_dir / f"{row.id:08d}-{row.kind}.eml"
+    path = settings.mail_dir / eml_name(row)
     partial = path.with_suffix(".part")
     partial.write_bytes(bytes(mail))
     os.replace(partial, path)
+
+
+UNSAFE_IN_NAMES = re.compile(r"[^A-Za-z0-9._@+-]")
+
+
+def eml_name(row: Outbox) -> str:
+    """``00000012-game-3-bob@example.org-opponent_moved.eml``: the row id first (``ls``
+    sorts by time), the game (none for mail of no game), the recipient, the kind last (so
+    ``*-KIND.eml`` finds a kind). The address keeps only characters every file system takes,
+    and at most 100 of them (a name must stay within 255 bytes)."""
+    game = f"-game-{row.game_id}" if row.game_id is not None else ""
+    recipient = UNSAFE_IN_NAMES.sub("_", row.to_address)[:100]
+    kind = UNSAFE_IN_NAMES.sub("_", row.kind)
+    return f"{row.id:08d}{game}-{recipient}-{kind}.eml"
 
 
 def smtp_sender(settings: Settings, row: Outbox, mail: EmailMessage) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter
 
 from service.api import schemas as s
+from service.players import PAGE_DEFAULT, PAGE_MAX, SEARCH_MAX
 
 BodyModel = type[s.Request] | str
 """A request model, or ``"GameIn"`` / ``"LeagueIn"``: one model per game (``schemas.by_game``)."""
@@ -42,6 +43,8 @@ ROUTES: list[Route] = [
            s.Catalog),
     Route("post", "/players", "Create a player (directors, admins); returns the token once",
            "yes", s.PlayerIn, s.PlayerMade, 201),
+    Route("get", "/players", "Players by name or address, a page at a time (directors, admins)",
+           "yes", None, s.PlayerList),
     Route("get", "/players/me", "The caller's own account", "yes", None, s.PlayerOut),
     Route("patch", "/players/me", "Update own preferences", "yes", s.PreferencesIn,
            s.PlayerChanged),
@@ -207,7 +210,25 @@ def _parameters(route: Route) -> list[dict[str, Any]]:
     if route.path == "/games" and route.method == "get":
         filters = {"enum": ["mine", "waiting", "active", "finished", "all"], "default": "mine"}
         found.append({"name": "filter", "in": "query", "required": False, "schema": filters})
+    if route.path == "/players" and route.method == "get":
+        found.extend(_player_search())
     return found
+
+
+def _player_search() -> list[dict[str, Any]]:
+    """``GET /players``' query: a search text and the page (``service.players.directory``)."""
+    search = {"type": "string", "maxLength": SEARCH_MAX, "pattern": s.NO_NUL}
+    limit = {"type": "integer", "minimum": 1, "maximum": PAGE_MAX, "default": PAGE_DEFAULT}
+    offset = {"type": "integer", "minimum": 0, "maximum": s.MAX_INTEGER, "default": 0}
+    described = [
+        ("q", search, "part of a name or an address, in any case (empty: every player)"),
+        ("limit", limit, "players a page"),
+        ("offset", offset, "players to skip: the last page's next_offset"),
+    ]
+    return [
+        {"name": name, "in": "query", "required": False, "schema": schema, "description": text}
+        for name, schema, text in described
+    ]
 
 
 TOO_LARGE = (

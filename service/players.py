@@ -10,8 +10,8 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import Session, selectinload
 
 from service import notify
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
@@ -300,6 +300,83 @@ def end_vacation(session: Session, player: Player, now: datetime | None = None) 
     away.ends = now
     away.days = round((now - away.starts).total_seconds() / 86400, 4)
     session.flush()
+
+
+SEARCH_MAX = 200
+"""The longest search text: longer than any name (80) or address (254) part worth typing."""
+PAGE_DEFAULT, PAGE_MAX = 50, 200
+
+
+def directory(
+    session: Session,
+    viewer: Player | None,
+    search: str = "",
+    limit: int = PAGE_DEFAULT,
+    offset: int = 0,
+) -> dict[str, Any]:
+    """Players whose name or an address contains ``search`` (any case), in id order (a page
+    read later starts where the last one ended, whoever joined since), with their addresses
+    and game counts: directors only (``viewer`` None: the command line)."""
+    if viewer is not None and not viewer.has_role("td", "admin"):
+        raise Forbidden("only tournament directors and admins list players")
+    _check_page(search, limit, offset)
+    query = select(Player)
+    if search.strip():
+        needle = search.strip().lower()
+        query = query.where(
+            func.lower(Player.name).contains(needle, autoescape=True)
+            | Player.emails.any(Email.address.contains(needle, autoescape=True))
+        )
+    total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
+    page = session.scalars(
+        query.options(selectinload(Player.emails)).order_by(Player.id).limit(limit).offset(offset)
+    ).all()
+    counts = _game_counts(session, [player.id for player in page])
+    items = [
+        {
+            "id": player.id,
+            "name": player.name,
+            "roles": player.roles,
+            "emails": [email.address for email in player.emails],
+            "games": counts.get(player.id, (0, 0))[0],
+            "active_games": counts.get(player.id, (0, 0))[1],
+            "created_at": player.created_at.isoformat(),
+        }
+        for player in page
+    ]
+    following = offset + len(page)
+    return {
+        "players": items,
+        "total": total,
+        "limit": limit,
+        "offset": offset,
+        "next_offset": following if following < total else None,
+    }
+
+
+def _check_page(search: str, limit: int, offset: int) -> None:
+    if len(search) > SEARCH_MAX or "\x00" in search:
+        raise BadRequest(
+            f"q {search[:40]!r}... is not a search text: at most {SEARCH_MAX} characters, no NUL"
+        )
+    if not 1 <= limit <= PAGE_MAX:
+        raise BadRequest(f"limit {limit} is out of range: give 1 to {PAGE_MAX} players a page")
+    if not 0 <= offset <= 2**31 - 1:
+        raise BadRequest(f"offset {offset} is out of range: give 0 or more players to skip")
+
+
+def _game_counts(session: Session, ids: list[int]) -> dict[int, tuple[int, int]]:
+    """Per player of ``ids``: (games seated in, of them active), in one query."""
+    if not ids:
+        return {}
+    active = func.count(func.distinct(case((Game.status == "active", Game.id))))
+    rows = session.execute(
+        select(Seat.player_id, func.count(func.distinct(Game.id)), active)
+        .join(Game, Game.id == Seat.game_id)
+        .where(Seat.player_id.in_(ids))
+        .group_by(Seat.player_id)
+    )
+    return {player_id: (int(total), int(running)) for player_id, total, running in rows}
 
 
 def count(session: Session) -> int:

@@ -722,6 +722,26 @@ class Token(Response):
     token: str = Field(description="the caller's new API token; the old one stops working")
 
 
+class ListedPlayer(Response):
+    """One player of the directors' list."""
+
+    id: int
+    name: str
+    roles: list[str]
+    emails: list[str] = Field(description="the player's addresses (directors see them)")
+    games: int = Field(description="games the player has a seat in, finished or not")
+    active_games: int = Field(description="of them, games still being played")
+    created_at: str = Field(json_schema_extra={"format": "date-time"})
+
+
+class PlayerList(Response):
+    players: list[ListedPlayer] = Field(description="in id order")
+    total: int = Field(description="players matching the search, on every page")
+    limit: int
+    offset: int
+    next_offset: int | None = Field(description="the offset of the next page; null on the last")
+
+
 class RatingChange(Response):
     game: int
     key: str

@@ -112,6 +112,26 @@ def create_player() -> Any:
         return {"player": players.to_json(player, private=True), "token": token}, 201
 
 
+@blueprint.get("/players")
+def list_players() -> Any:
+    with transaction() as session:
+        viewer = me(session)
+        search = request.args.get("q", "")
+        limit = query_int("limit", players.PAGE_DEFAULT)
+        offset = query_int("offset", 0)
+        return players.directory(session, viewer, search, limit, offset)
+
+
+def query_int(name: str, default: int) -> int:
+    """A whole number in the query string (``?limit=20``), or ``default`` when absent."""
+    given = request.args.get(name)
+    if given is None:
+        return default
+    if not given.isascii() or not given.isdigit() or len(given) > 10:
+        raise BadRequest(f"{name} must be a whole number, not {given[:20]!r}")
+    return int(given)
+
+
 @blueprint.get("/players/me")
 def read_me() -> Any:
     with transaction() as session:

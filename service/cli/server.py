@@ -1,13 +1,15 @@
-"""``pbem run`` (web + worker + beat), ``pbem db upgrade`` and ``pbem player add``."""
+"""``pbem run`` (web + worker + beat), ``pbem db upgrade`` and ``pbem player add|list|token``."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+from typing import Any
 
 import click
 
@@ -22,6 +24,8 @@ PROCESSES = {
         "python:service.gunicorn_conf",
         "--bind",
         "{bind}",
+        "--workers",
+        "{workers}",
         "service.app:create_app()",
     ],
     "worker": ["-m", "celery", "-A", "workers.app", "worker", "--pool=solo", "--loglevel=INFO"],
@@ -100,8 +104,15 @@ def run_command(port: int) -> None:
     migrate.upgrade(db.configure(settings))
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    from service import gunicorn_conf  # here: only ``run`` needs the web's settings
+
+    workers = gunicorn_conf.workers_setting(shared=True)
+    # The port reaches every process: the links in mails follow it (``config.local_url``).
+    env = {**os.environ, "PBEM_PORT": str(port)}
     children = {
-        name: subprocess.Popen([sys.executable, *(a.format(bind=bind) for a in args)])
+        name: subprocess.Popen(
+            [sys.executable, *(a.format(bind=bind, workers=workers) for a in args)], env=env
+        )
         for name, args in PROCESSES.items()
     }
     click.echo(f"pbem: API on http://{bind}/api/v1 (Ctrl-C stops everything)")
@@ -194,4 +205,73 @@ def add_command(name: str, email: str, roles: tuple[str, ...]) -> None:
     except ServiceError as error:
         click.echo(f"error: {error.message}", err=True)
         sys.exit(2)
+    click.echo(token)
+
+
+@player_group.command("list")
+@click.option("--search", default="", metavar="TEXT", help="Part of a name or an address.")
+@click.option("--json", "as_json", is_flag=True, help="Print the API's JSON instead of a table.")
+def list_command(search: str, as_json: bool) -> None:
+    """Every player (or those matching TEXT, in any case): id, name, roles, addresses and
+    games (active/all), in id order."""
+    from service.errors import ServiceError
+
+    database = db.configure(Settings.from_env())
+    migrate.upgrade(database)
+    found: list[dict[str, Any]] = []
+    try:
+        with database.transaction() as session:
+            offset: int | None = 0
+            while offset is not None:  # page by page, as the API's clients read it
+                page = players.directory(session, None, search, players.PAGE_MAX, offset)
+                found += page["players"]
+                offset = page["next_offset"]
+    except ServiceError as error:
+        click.echo(f"error: {error.message}", err=True)
+        sys.exit(2)
+    if as_json:
+        click.echo(json.dumps({"players": found}, indent=2, ensure_ascii=False))
+    elif not found:
+        click.echo("no players" + (f" match {search!r}" if search else ""))
+    else:
+        click.echo(_table(found))
+
+
+def _table(found: list[dict[str, Any]]) -> str:
+    """Columns as wide as their longest cell; a player's addresses comma-separated."""
+    header = ("ID", "NAME", "ROLES", "ADDRESSES", "GAMES")
+    rows = [
+        (
+            str(item["id"]),
+            item["name"],
+            ",".join(item["roles"]),
+            ", ".join(item["emails"]),
+            f"{item['active_games']}/{item['games']}",
+        )
+        for item in found
+    ]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in [header, *rows]
+    )
+
+
+@player_group.command("token")
+@click.argument("email")
+def token_command(email: str) -> None:
+    """Issue a new API token for the player with address EMAIL and print it (the only time
+    it is shown); their earlier token stops working."""
+    database = db.configure(Settings.from_env())
+    migrate.upgrade(database)
+    with database.transaction() as session:
+        player = players.by_address(session, email)
+        if player is None:
+            click.echo(
+                f"error: no player has the address {email.strip()!r}; "
+                "see `pbem player list --search TEXT`",
+                err=True,
+            )
+            sys.exit(2)
+        token = players.issue_token(session, player)
     click.echo(token)

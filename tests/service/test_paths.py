@@ -37,7 +37,7 @@ def written(database: Database) -> list[tuple[str, EmailMessage]]:
     """Every ``.eml`` the default sender wrote, parsed as a mail client would."""
     found = []
     for path in sorted(database.settings.mail_dir.glob("*.eml")):
-        kind = path.stem.split("-", 1)[1]
+        kind = path.stem.rsplit("-", 1)[1]  # NNNNNNNN[-game-N]-ADDRESS-KIND
         message = email.message_from_bytes(
             path.read_bytes(), _class=EmailMessage, policy=email.policy.default
         )
