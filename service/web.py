@@ -13,6 +13,7 @@ on the page): a GET never changes anything, as link checkers in mail systems fol
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -73,6 +74,9 @@ def transaction() -> Iterator[Session]:
     database: Database = current_app.extensions["pbem.database"]
     with database.transaction() as session:
         yield session
+
+
+log = logging.getLogger(__name__)
 
 
 def not_found(what: str) -> Any:
@@ -257,17 +261,22 @@ def confirm_reply(token: str) -> Any:
     missing = "This confirmation link is not valid (or no longer is)."
     if found is None:
         return not_found(missing)
-    with transaction() as session:
-        held = session.get(HeldReply, found.held_id)
-        player = session.get(Player, found.player_id)
-        if held is None or player is None or held.player_id != player.id:
-            return not_found(missing)
-        if not confirmation.code_fits(held, found.code):
-            return not_found(missing)
-        done = ""
-        if request.method == "POST":
-            done = gateway.confirm_held(session, database.settings, held.id, utcnow())
-        return render_template("confirm.html", **_confirm_context(session, held, player, done))
+    try:
+        with transaction() as session:
+            held = session.get(HeldReply, found.held_id)
+            player = session.get(Player, found.player_id)
+            if held is None or player is None or held.player_id != player.id:
+                return not_found(missing)
+            if not confirmation.code_fits(held, found.code):
+                return not_found(missing)
+            done = ""
+            if request.method == "POST":
+                done = gateway.confirm_held(session, database.settings, held.id, utcnow())
+            page = _confirm_context(session, held, player, done)
+            return render_template("confirm.html", **page)
+    except Exception:  # rolled back: nothing was played, and the player may simply try again
+        log.exception("confirming held reply %s failed", found.held_id)
+        return render_template("confirm_failed.html"), 503
 
 
 def _confirm_context(

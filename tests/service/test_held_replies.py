@@ -21,7 +21,7 @@ from sqlalchemy import select
 
 from service import games, players
 from service.db import Database
-from service.mail import authentication
+from service.mail import authentication, gateway
 from service.mail.links import settings_token
 from service.mail.models import HeldReply, InboundMessage
 from service.mail.smtpd import Listener
@@ -239,6 +239,28 @@ def test_the_signed_link_shows_on_get_and_confirms_on_post(
     assert "already confirmed and played" in again and "nothing more was done" in again
     assert table.turn() == 2
     assert client.get(path[:-3] + "aaa").status_code == 404, "an altered link opened"
+
+
+def test_a_confirmation_that_fails_on_our_side_is_a_page_saying_so_and_keeps_the_hold(
+    app: Flask, database: Database, listener: Listener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Never a 500 for a player: the failed attempt rolls back, and the link works again."""
+    table = Table(database, listener)
+    table.unsigned("take 1")
+    path = _link_path(table.asked())
+    client: FlaskClient = app.test_client()
+
+    def broken(*args: Any) -> str:
+        raise RuntimeError("the database went away")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(gateway, "confirm_held", broken)
+        failed = client.post(path)
+    assert failed.status_code == 503
+    assert "Nothing was played" in failed.get_data(as_text=True)
+    assert table.turn() == 1 and [h.state for h in table.holds()] == ["held"]
+    assert "your reply was played" in client.post(path).get_data(as_text=True)
+    assert table.turn() == 2
 
 
 def test_confirming_after_the_turn_moved_on_plays_nothing_and_says_why(
