@@ -137,6 +137,10 @@ KINDS: Mapping[str, tuple[str, ...]] = {
 }
 """The context keys each kind needs beyond ``BASE`` (see the module docstring)."""
 
+OPERATOR_KINDS: Mapping[str, tuple[str, ...]] = {"doctor": ("reply_to",)}
+"""Mail to whoever runs the service, who need not be a player: no ``BASE``, no settings
+footer. ``doctor``: ``pbem doctor --round-trip``'s probe, ``reply_to`` its reply address."""
+
 DIGEST_BOARDS = 3
 """A digest draws the boards of this many games waiting for the reader: Gmail clips HTML
 mails over 102 kB, and a large board takes about 30 kB."""
@@ -163,9 +167,13 @@ class RenderedEmail:
 
 def render_email(kind: str, context: Mapping[str, Any]) -> RenderedEmail:
     """Render the subject, plain text and HTML of one message kind."""
-    if kind not in KINDS:
+    if kind in OPERATOR_KINDS:
+        needed: tuple[str, ...] = OPERATOR_KINDS[kind]
+    elif kind in KINDS:
+        needed = (*BASE, *KINDS[kind])
+    else:
         raise ValueError(f"no mail kind {kind!r}; known: {', '.join(KINDS)}")
-    missing = [key for key in (*BASE, *KINDS[kind]) if key not in context]
+    missing = [key for key in needed if key not in context]
     if missing:
         raise KeyError(f"mail {kind!r} lacks context {', '.join(missing)}")
     subject = one_line(_render(f"{kind}/subject.txt", context))

@@ -45,7 +45,7 @@ from service.db import Database
 from service.mail import authentication, dkim, gateway, outbound
 from service.mail.addresses import make_doctor_address
 from service.mail.models import RECEIVED, InboundMessage
-from service.mail.render import RenderedEmail
+from service.mail.render import RenderedEmail, render_email
 from service.models import Outbox, utcnow
 from service.ops import health
 
@@ -455,8 +455,6 @@ def beat(settings: Settings, now: datetime | None = None) -> Result:
 
 # -- the round trip ---------------------------------------------------------------------------
 
-SUBJECT = "pbem doctor: please reply to this mail"
-
 
 def round_trip(
     database: Database,
@@ -501,10 +499,11 @@ def _send(database: Database, address: str, reply_to: str) -> Result:
     settings = database.settings
     now = utcnow()
     with database.transaction() as session:
+        letter = _letter(reply_to)
         row = Outbox(
             kind=DOCTOR_KIND,
             to_address=address,
-            subject=SUBJECT,
+            subject=letter.subject,
             body="",
             created_at=now,
             attempts=0,
@@ -520,7 +519,7 @@ def _send(database: Database, address: str, reply_to: str) -> Result:
             message_id=outbound.message_id(settings.mail_domain, None, row.id, DOCTOR_KIND),
             reply_to=reply_to,
         )
-        row.body = outbound.build(envelope, _letter(reply_to)).as_string()
+        row.body = outbound.build(envelope, letter).as_string()
         row_id = row.id
     with database.transaction() as session:
         notify.send(session, settings, row_id)
@@ -549,17 +548,7 @@ def _send(database: Database, address: str, reply_to: str) -> Result:
 
 
 def _letter(reply_to: str) -> RenderedEmail:
-    text = (
-        "This mail checks that mail from this pbem service reaches you and that your reply "
-        "reaches it back.\n\nPlease reply to it (anything will do). Your reply goes to\n"
-        f"{reply_to}\nand is never read as a move.\n"
-    )
-    html = (
-        "<p>This mail checks that mail from this pbem service reaches you and that your reply "
-        "reaches it back.</p><p>Please reply to it (anything will do). Your reply goes to "
-        f"<code>{reply_to}</code> and is never read as a move.</p>"
-    )
-    return RenderedEmail(subject=SUBJECT, text=text, html=html)
+    return render_email(DOCTOR_KIND, {"reply_to": reply_to})
 
 
 def _reply_to(database: Database, check: int, after: int) -> tuple[InboundMessage | None, int]:
