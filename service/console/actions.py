@@ -19,6 +19,7 @@ from service.leagues import director, leagues
 from service.models import Player
 
 Form = Mapping[str, str]
+MAX_ID = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,8 @@ def _player_ref(session: Session, text: str) -> int:
     """A player typed as an id or an address."""
     typed = text.strip()
     if typed.isascii() and typed.isdigit():
+        if not 1 <= int(typed) <= MAX_ID:
+            raise BadRequest(f"there is no player {typed}: player numbers go up to {MAX_ID}")
         return int(typed)
     if "@" in typed:
         player = players.by_address(session, typed)

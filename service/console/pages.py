@@ -40,7 +40,7 @@ from service.leagues import leagues, ownership
 from service.mail.links import read_settings_token
 from service.models import Game, Player, Seat, utcnow
 
-blueprint = Blueprint("console", __name__)
+blueprint = Blueprint("console", __name__, template_folder="../web_templates")
 MAX_ID = 2**31 - 1
 MAX_ADDRESS = 254
 OUT_OF_DATE = (
@@ -290,7 +290,7 @@ def player_search() -> Any:
             return to_sign_in()
         if not player.has_role("td", "admin"):
             return forbidden(player)
-        text = request.args.get("q", "")[:MAX_ADDRESS]
+        text = request.args.get("q", "").replace("\x00", "")[:MAX_ADDRESS]
         found = desk.find_players(db_session, text, utcnow())
         return render_template("console_players.html", q=text, found=found, limit=desk.MAX_PLAYERS)
 
@@ -390,6 +390,9 @@ def _act(scope: str, text: str, name: str) -> Any:
     if action is None or not target:
         return message_page("No such action", f"There is no action {name!r} here.", 404)
     form = {key: value for key, value in request.form.items() if key != "csrf"}
+    if any("\x00" in value for value in form.values()):  # no database stores it in a text
+        error = "Not done: the form holds a NUL character, which no text here may contain."
+        return _target_page(scope, text, error, 400, action.name)
     if request.form.get("step") != "confirm":
         return _review(scope, text, action, target, form)
     try:

@@ -6,7 +6,7 @@ director's action through a confirmation page into the audit log by the API's ow
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
@@ -217,9 +217,7 @@ def test_the_session_cookie_is_secure_when_the_service_is_on_https(
     from service.app import create_app
     from tests.service.conftest import run_inline
 
-    settings = database.settings.__class__(
-        **{**database.settings.__dict__, "public_url": "https://pbem.example"}
-    )
+    settings = replace(database.settings, public_url="https://pbem.example")
     app = create_app(settings, dispatch=run_inline)
     make_world(admin)
     web = app.test_client()
@@ -228,6 +226,7 @@ def test_the_session_cookie_is_secure_when_the_service_is_on_https(
     assert "https://pbem.example/sign-in/" in readable(sign_in_mails(database, TESS)[-1])
     answer = web.post(link, data={"csrf": csrf(web.get(link).get_data(as_text=True))})
     assert "Secure" in answer.headers["Set-Cookie"]
+    app.extensions["pbem.database"].engine.dispose()
 
 
 def test_the_settings_page_button_mails_a_sign_in_link(
@@ -453,6 +452,15 @@ def test_a_refused_action_says_why_on_the_page_and_changes_nothing(
     )
     assert answer.status_code == 400  # ...and the action says what is wrong with it
     assert "is neither a player number nor an e-mail address" in answer.get_data(as_text=True)
+    _, answer = act(
+        web, f"/console/games/{game}/replace", {"player": "1", "by": "9" * 12, "reason": "x"}
+    )
+    assert answer.status_code == 400 and "player numbers go up to" in answer.get_data(as_text=True)
+    nul = web.post(
+        f"/console/games/{game}/pause", data={"csrf": token, "step": "confirm", "reason": "a\x00"}
+    )
+    assert nul.status_code == 400 and "a NUL character" in nul.get_data(as_text=True)
+    assert web.get("/console/players?q=a%00b").status_code == 200
     assert web.get("/console/games/99999").status_code == 404
     assert web.get("/console/games/abc").status_code == 404
     assert audit(database) == []
