@@ -21,6 +21,7 @@ from typing import Any
 
 from flask import (
     Blueprint,
+    Response,
     current_app,
     make_response,
     redirect,
@@ -87,6 +88,16 @@ def check_form() -> Any:
     if not kept or not hmac.compare_digest(sent.encode(), str(kept).encode()):
         return message_page("Form out of date", OUT_OF_DATE, 400)
     return None
+
+
+@blueprint.after_request
+def private(response: Response) -> Response:
+    """Signed-in pages are nobody else's: never cached, never framed (a framed confirmation
+    button could be clicked by a trick)."""
+    response.headers.setdefault("Cache-Control", "no-store")
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"
+    return response
 
 
 def message_page(title: str, text: str, status: int = 200, **extra: Any) -> Any:

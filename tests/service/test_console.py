@@ -165,7 +165,10 @@ def test_the_mailed_link_signs_in_by_a_post_and_a_get_changes_nothing(
     assert answer.status_code == 303 and answer.headers["Location"].endswith("/console")
     cookie = answer.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" not in cookie
-    assert "Director's console" in web.get("/console").get_data(as_text=True)
+    console = web.get("/console")
+    assert "Director's console" in console.get_data(as_text=True)
+    assert console.headers["Cache-Control"] == "no-store"
+    assert console.headers["X-Frame-Options"] == "DENY"
     out = web.post("/sign-out", data={"csrf": csrf(web.get("/me").get_data(as_text=True))})
     assert "You are signed out" in out.get_data(as_text=True)
     assert web.get("/console").status_code == 303

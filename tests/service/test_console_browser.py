@@ -47,6 +47,12 @@ def mailed_link(database: Database, address: str) -> str:
     raise AssertionError(f"no sign-in mail to {address} was written")
 
 
+def click_and_wait(page: Any, selector: str) -> None:
+    """Click what sends a form or follows a link, and wait for the next page to load."""
+    with page.expect_navigation():
+        page.click(selector)
+
+
 def looks_right(page: Any, name: str) -> None:
     """The page fits every width without a sideways scroll, and axe-core finds nothing
     serious; a screenshot at 390 px (kept with ``SCREENSHOTS=1``)."""
@@ -72,11 +78,11 @@ def test_a_director_signs_in_by_the_mailed_link_and_acts_through_each_confirmati
     page.goto(server + "/sign-in")
     looks_right(page, "sign-in")
     page.fill("#address", TESS)
-    page.click("button[type=submit]")
+    click_and_wait(page, "button[type=submit]")
     assert "a sign-in link is on its way" in page.inner_text("main")
     page.goto(server + mailed_link(database, TESS))
     looks_right(page, "sign-in-link")
-    page.click("main button[type=submit]")
+    click_and_wait(page, "main button[type=submit]")
     assert page.url == server + "/console"
     flags = page.eval_on_selector_all(
         "#games tbody tr", "rows => rows.map(r => [Number(r.dataset.game), r.dataset.flag])"
@@ -84,7 +90,7 @@ def test_a_director_signs_in_by_the_mailed_link_and_acts_through_each_confirmati
     assert flags == [[stuck, "stuck"], [late, "late"], [game, None]]
     looks_right(page, "console")
     page.fill("#q", "example.org")
-    page.click("form[action$='/console/players'] button")
+    click_and_wait(page, "form[action$='/console/players'] button")
     assert "eve@example.org" in page.inner_text("#players")
     looks_right(page, "players")
     alice = world.people[0]
@@ -107,13 +113,13 @@ def test_a_director_signs_in_by_the_mailed_link_and_acts_through_each_confirmati
             page.select_option("#replace-player", str(alice.id))
         for field, value in fields.items():
             page.fill(f"#{name}-{field}", value)
-        page.click(f"#act-{name} button[type=submit]")
+        click_and_wait(page, f"#act-{name} button[type=submit]")
         sentence = page.inner_text("#sentence")
         assert str(target) in sentence, sentence
         if number == 0:
             assert sentence == f"Pause game {game} because in hospital?"
             looks_right(page, "confirm")
-        page.click("#confirm button[type=submit]")
+        click_and_wait(page, "#confirm button[type=submit]")
         assert page.inner_text("#done").startswith("Done: "), page.inner_text("main")
         entry = audit(database)[-1]
         assert entry[0] == logged and entry[3] == "Tess"
@@ -129,7 +135,7 @@ def test_a_player_signs_in_from_the_settings_page_is_refused_the_console_and_ren
     alice = world.people[0]
     page = browser.new_page(viewport={"width": 320, "height": 900})
     page.goto(f"{server}/mail/{settings_token(database.settings.secret(), alice.id)}")
-    page.click("text=Send me a sign-in link")
+    click_and_wait(page, "text=Send me a sign-in link")
     assert "We mailed a sign-in link to alice@example.org" in page.inner_text("main")
     link = mailed_link(database, "alice@example.org")
     number, expires, tag = link.rsplit("/", 1)[1].split(".")
@@ -137,7 +143,7 @@ def test_a_player_signs_in_from_the_settings_page_is_refused_the_console_and_ren
     assert refused is not None and refused.status == 400
     assert "This sign-in link does not work" in page.inner_text("main")
     page.goto(server + link)
-    page.click("main button[type=submit]")
+    click_and_wait(page, "main button[type=submit]")
     assert page.url == server + "/me"
     looks_right(page, "me")
     answer = page.goto(server + "/console")
@@ -145,10 +151,10 @@ def test_a_player_signs_in_from_the_settings_page_is_refused_the_console_and_ren
     assert "This page is for tournament directors" in page.inner_text("main")
     looks_right(page, "forbidden")
     page.goto(server + "/me")
-    page.click("text=Get a new API token")
+    click_and_wait(page, "text=Get a new API token")
     looks_right(page, "token-confirm")
     assert alice.get("/players/me").status_code == 200
-    page.click("text=Confirm: replace my API token")
+    click_and_wait(page, "text=Confirm: replace my API token")
     token = page.inner_text("#token").strip()
     looks_right(page, "token")
     assert alice.get("/players/me").status_code == 401
