@@ -42,6 +42,7 @@ SNAPSHOT_KINDS = (
     "game_over",
     "draw_news",
     "move_receipt",
+    "sign_in",
 )
 BOARD_SOON = 25
 """The board starts within this many lines of the marker in mails about a move."""

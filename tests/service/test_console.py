@@ -228,7 +228,7 @@ def test_the_session_cookie_is_secure_when_the_service_is_on_https(
     link = mailed_link(database, TESS)
     assert "https://pbem.example/sign-in/" in readable(sign_in_mails(database, TESS)[-1])
     answer = web.post(link, data={"csrf": csrf(web.get(link).get_data(as_text=True))})
-    assert "Secure" in answer.headers["Set-Cookie"]
+    assert answer.status_code == 303 and "Secure" in answer.headers["Set-Cookie"]
     app.extensions["pbem.database"].engine.dispose()
 
 
