@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
+from datetime import timedelta
 from typing import Any
 
 from flask import Flask, current_app, jsonify
@@ -28,9 +31,29 @@ def error_body(code: str, message: str, status: int, headers: Any = (), rules: A
     return jsonify({"error": error}), status, extra
 
 
+SESSION_HOURS = 12
+"""A sign-in on the web (``/sign-in``, ``service/console``) lasts this long."""
+
+
+def _sessions(app: Flask, settings: Settings) -> None:
+    """The signed session cookie of the signed-in pages: its key derived from
+    ``PBEM_SECRET_KEY`` for this use only (a cookie is never a valid reply address or link);
+    HttpOnly, SameSite=Lax, and Secure when the service is reached over https."""
+    purpose = b"pbem web session v1\x00"
+    app.secret_key = hmac.new(settings.secret(), purpose, hashlib.sha256).hexdigest()
+    app.config.update(
+        SESSION_COOKIE_NAME="pbem_session",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=settings.public_url.startswith("https://"),
+        PERMANENT_SESSION_LIFETIME=timedelta(hours=SESSION_HOURS),
+    )
+
+
 def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = None) -> Flask:
     from service import play, rules, web
     from service.api import leagues, ops, v1
+    from service.console import pages as console
     from service.mail import webhook
     from service.ops import logs
 
@@ -39,6 +62,7 @@ def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = database.settings.max_body_bytes
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    _sessions(app, database.settings)
     app.extensions["pbem.database"] = database
     app.register_blueprint(v1.blueprint)
     app.register_blueprint(webhook.blueprint)
@@ -48,6 +72,7 @@ def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = 
     app.register_blueprint(ops.blueprint)
     app.register_blueprint(play.blueprint)
     app.register_blueprint(rules.blueprint)
+    app.register_blueprint(console.blueprint)
     app.before_request(v1.read_json_body)
     for endpoint, view in list(app.view_functions.items()):
         if endpoint != "static":  # a deadlock or serialization failure: the request again

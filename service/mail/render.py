@@ -78,6 +78,9 @@ league_*           GAME (all None but in ``league_result``) and ``league`` (a ma
                    ``league_message``: ``sender``, ``subject_line``, ``message``;
                    ``league_result``: ``actor``, ``action``, ``result``, ``reason`` (its
                    ``league`` may be None)
+sign_in            ``sign_in_url`` (the signed, expiring link of
+                   ``service/console/sign_in.py``), ``expires`` (aware datetime), ``minutes``
+                   (how long a link works), ``ask_url`` (the page that mails a new one)
 =================  ==========================================================================
 """
 
@@ -134,6 +137,7 @@ KINDS: Mapping[str, tuple[str, ...]] = {
     "league_standings": (*GAME, "league", "round", "final", "standings"),
     "league_message": (*GAME, "league", "sender", "subject_line", "message"),
     "league_result": (*GAME, "league", "actor", "action", "result", "reason"),
+    "sign_in": ("sign_in_url", "expires", "minutes", "ask_url"),
 }
 """The context keys each kind needs beyond ``BASE`` (see the module docstring)."""
 

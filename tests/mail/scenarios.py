@@ -302,6 +302,13 @@ def context(
             "deadline": DEADLINE,
         },
         **_league_kinds(play),
+        "sign_in": {
+            **NO_GAME,
+            "sign_in_url": "https://pbem.example/sign-in/7.1764110000.abcdefghijklmnopqrst",
+            "expires": DEADLINE,
+            "minutes": 30,
+            "ask_url": "https://pbem.example/sign-in",
+        },
     }
     assert set(by_kind) == set(KINDS)
     return {**base, **by_kind[kind]}

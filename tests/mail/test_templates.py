@@ -43,6 +43,7 @@ SNAPSHOT_KINDS = (
     "draw_news",
     "move_receipt",
     "confirm_reply",
+    "sign_in",
 )
 BOARD_SOON = 25
 """The board starts within this many lines of the marker in mails about a move."""
