@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Float,
@@ -70,6 +71,9 @@ class Player(Base):
     board_text: Mapped[str] = mapped_column(String(8), default="grid", server_default="grid")
     vacation_days_per_year: Mapped[float] = mapped_column(Float, default=21.0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    sign_in_spent_until: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    """The expiry (Unix seconds) of the newest sign-in link used: that link and every older
+    one (they expire sooner) sign in no more (``service/console/sign_in.py``)."""
 
     emails: Mapped[list[Email]] = relationship(
         back_populates="player", order_by="Email.id", cascade="all, delete-orphan"

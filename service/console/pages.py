@@ -174,8 +174,19 @@ def sign_in_link(token: str) -> Any:
                 410,
                 ask=True,
             )
+        if request.method == "POST":  # two tabs racing for one link: one signs in
+            db_session.refresh(player, with_for_update=True)
+        if sign_in.spent(player, token):
+            return message_page(
+                "This sign-in link was used already",
+                "Each link signs in once (and a newer link's use ends the older ones). "
+                "Ask for a new one.",
+                410,
+                ask=True,
+            )
         if request.method == "GET":
             return render_template("console_sign_in_link.html", name=player.name)
+        sign_in.spend(player, token)
         director = player.has_role("td", "admin")
         session.clear()
         session.permanent = True

@@ -3,9 +3,9 @@
 A token is ``<player id>.<expires, Unix seconds>.<tag>``: the tag is the first 96 bits of
 HMAC-SHA256 under ``PBEM_SECRET_KEY`` (the key of the reply addresses, the settings and play
 links), with its own purpose string, so no other link of ours opens a session and a changed
-expiry breaks the tag. Nothing is stored: the link works until it expires, as often as it is
-opened (single use would need a table of used links; a short life and the POST behind it keep
-the risk small, see the console's README section).
+expiry breaks the tag. Each link signs in once: signing in records the link's expiry on the
+player (``Player.sign_in_spent_until``), and a link that expires no later than that one (it,
+or any older link) signs in no more; a newer link still does.
 
 How many links an address gets is counted in the outbox (the mails already sent), so a
 flood of requests for one address mails it at most ``PER_HOUR`` links an hour.
@@ -57,6 +57,20 @@ def read_sign_in_token(secret: bytes, token: str, now: float) -> tuple[int | Non
     if not hmac.compare_digest(parts[2].lower().encode(), _tag(secret, body).encode()):
         return None, "invalid"
     return int(parts[0]), ("expired" if now >= int(parts[1]) else None)
+
+
+def spend(player: Player, token: str) -> bool:
+    """Use up ``token`` (already read as genuine and unexpired) and every older link of
+    ``player``; False when it was used up already. The caller holds the player's row lock."""
+    expires = int(token.split(".")[1])
+    if expires <= player.sign_in_spent_until:
+        return False
+    player.sign_in_spent_until = expires
+    return True
+
+
+def spent(player: Player, token: str) -> bool:
+    return int(token.split(".")[1]) <= player.sign_in_spent_until
 
 
 def expiry_of(token: str) -> datetime:

@@ -174,6 +174,27 @@ def test_the_mailed_link_signs_in_by_a_post_and_a_get_changes_nothing(
     assert web.get("/console").status_code == 303
 
 
+def test_a_link_signs_in_once_and_its_use_ends_the_older_links(
+    app: Flask, database: Database, admin: Client
+) -> None:
+    world = make_world(admin)
+    secret = database.settings.secret()
+    soon = int((utcnow() + timedelta(minutes=20)).timestamp())
+    older = f"/sign-in/{sign_in.sign_in_token(secret, world.tess.id, soon)}"
+    newer = f"/sign-in/{sign_in.sign_in_token(secret, world.tess.id, soon + 60)}"
+    web = app.test_client()
+    shown = web.get(newer).get_data(as_text=True)
+    assert web.post(newer, data={"csrf": csrf(shown)}).status_code == 303
+    web.post("/sign-out", data={"csrf": csrf(web.get("/me").get_data(as_text=True))})
+    for used in (newer, older):
+        again = web.get(used)
+        assert again.status_code == 410
+        assert "This sign-in link was used already" in again.get_data(as_text=True)
+        check = csrf(web.get("/sign-in").get_data(as_text=True))
+        assert web.post(used, data={"csrf": check}).status_code == 410
+    assert web.get("/console").status_code == 303, "a used link signed someone in"
+
+
 def test_an_expired_or_altered_link_is_refused_in_plain_words(
     app: Flask, database: Database, admin: Client
 ) -> None:
