@@ -26,6 +26,14 @@ from service.mail.links import settings_token
 from service.mail.models import HeldReply, InboundMessage
 from service.mail.smtpd import Listener
 from service.models import Game, Outbox, Player
+from tests.browser import (
+    DESKTOP_WIDTH,
+    PHONE_WIDTHS,
+    assert_fits,
+    axe_violations,
+    browser,  # noqa: F401  (a fixture)
+    server,  # noqa: F401  (a fixture)
+)
 from tests.service.gateway_kit import (
     current_address,
     dkim_key,
@@ -410,3 +418,30 @@ def test_racing_confirmations_play_the_held_reply_once(
     assert game_row(database, table.id)["state"]["pile"] == 6
     assert [h.state for h in table.holds()] == ["played"]
     assert len(table.mail_log()) - before == 2, table.mail_log()[before:]
+
+
+def test_the_confirm_page_fits_phones_and_its_button_plays_the_held_reply(
+    browser: Any,  # noqa: F811
+    server: str,  # noqa: F811
+    database: Database,
+    listener: Listener,
+) -> None:
+    """In Chromium: the page a confirmation mail links fits 320 and 390 px and a desktop with
+    no serious axe-core finding, before and after its button is pressed."""
+    table = Table(database, listener)
+    table.unsigned("take 1")
+    page = browser.new_page()
+    page.goto(server + _link_path(table.asked()))
+    for stage in ("asked", "played"):
+        for width in (*PHONE_WIDTHS, DESKTOP_WIDTH):
+            page.set_viewport_size({"width": width, "height": 900})
+            assert_fits(page, f"the confirm page ({stage}) at {width}px")
+        found = axe_violations(page)
+        assert not found, f"{stage}: " + "; ".join(map(str, found))
+        if stage == "asked":
+            assert table.turn() == 1, "opening the page played the reply"
+            with page.expect_navigation():
+                page.click("main button[type=submit]")
+    assert "your reply was played" in page.inner_text("main")
+    assert table.turn() == 2
+    page.close()
