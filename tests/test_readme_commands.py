@@ -19,17 +19,31 @@ def readme_commands() -> list[str]:
     return re.findall(r"```sh\n(.+?)\n```", quick_start)
 
 
-def test_ci_runs_readmes_test_command_exactly_as_written_in_a_fresh_venv() -> None:
+def test_ci_runs_readmes_test_command_exactly_as_written_in_a_bare_clone_and_fresh_venv() -> None:
+    """Issue 22, point 1: in a clone of what is committed, in a new temporary folder (so no
+    ../shared beside it), with a fresh venv; then the outside-material tests with it required."""
     run, test = readme_commands()
     assert run == "python3 -m pip install -e . && pbem run"
     assert "pytest" in test
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    lines = ci.splitlines()
+    lines = [line.strip() for line in ci.splitlines()]
     assert test in lines, "CI must run README's test command as written"
-    venv = lines.index("fresh_venv")
-    activate = lines.index("source .venv/bin/activate")
-    assert venv < activate < lines.index(test)
+    steps = [
+        "readme_tests_in_a_bare_clone() {",
+        'outside="$(mktemp -d)"',
+        'clone="$outside/pbem"',
+        'git clone --quiet "$PWD" "$clone"',
+        'cd "$clone"',
+        "fresh_venv",
+        "source .venv/bin/activate",
+        test,
+    ]
+    at = [lines.index(step) for step in steps]
+    assert at == sorted(at), "the test command must run in the bare clone's own fresh venv"
     assert "python3 -m venv .venv" in ci
+    called = lines.index("readme_tests_in_a_bare_clone")
+    required = lines.index("export PBEM_REQUIRE_OUTSIDE_MATERIAL=1")
+    assert called < required < lines.index("python3 -m pytest --run-slow -m outside_material")
 
 
 def _requirement_name(requirement: str) -> str:
