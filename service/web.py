@@ -287,7 +287,7 @@ def _confirm_context(
         "player": player,
         "done": done,
         "state": held.state,
-        "over": gateway.HOLD_OVER.get(held.state, "it was already dealt with"),
+        "over": gateway.hold_over(held),
         "address": held.address,
         "held": confirmation.quoted_lines(clean_reply(extract_reply(row.raw)).text),
         "holding": held.state == HOLDING,

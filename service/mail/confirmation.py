@@ -40,7 +40,14 @@ from service.mail.addresses import (
     read_any_address,
 )
 from service.mail.extract import Reply
-from service.mail.models import HELD, HOLDING, REJECTED, REPLACED, HeldReply, InboundMessage
+from service.mail.models import (
+    HELD,
+    HOLDING,
+    REJECTED,
+    REPLACED,
+    HeldReply,
+    InboundMessage,
+)
 from service.models import Game, Player
 from service.notify import play_url, queue_mail, reader_context
 

@@ -13,7 +13,8 @@ Who is writing: the message must be addressed to a reply address we issued (see
 player's addresses, a From that ``authentication.py`` believes (DMARC, SPF, DKIM, the
 envelope sender). A From that nobody could vouch for either way (no signature, no verdict)
 is held instead, and played by :func:`confirm_held` once the registered mailbox confirms it
-(``confirmation.py``); everything else changes nothing. The reply is read by ``reading.py``
+(``confirmation.py``), unless every line only reads (``commands.READ_ONLY``: answered at
+once, it changes nothing); everything else changes nothing. The reply is read by ``reading.py``
 (the game, through ``games.action_reader``, decides which text is the move) and its commands
 run in order through the service layer; the player gets one answer saying what was done with
 each and which lines were ignored, and each other player one mail with everything the reply
@@ -25,6 +26,7 @@ A reply to a league invitation comes to the player's league address instead (a s
 of token, naming the league and the player). After the same checks, it must hold one clear
 answer, ``accept`` (``yes``, ``join``) or ``decline`` (``no``), alone on its lines (greetings
 aside); it goes through ``leagues.answer`` and is confirmed with a ``league_answer`` mail.
+An unsigned one is held like a move until the mailbox confirms it, while the league is open.
 Anything else changes nothing and gets one error reply saying how to answer.
 
 A reply to ``pbem doctor --round-trip`` comes to a doctor address (a third kind of token): it
@@ -866,7 +868,7 @@ def confirm_held(session: Session, settings: Settings, held_id: int, now: dateti
     if held is None:
         return "there is no such held reply"
     if held.state != HOLDING:
-        return HOLD_OVER.get(held.state, "it was already dealt with") + "; nothing more was done"
+        return hold_over(held) + "; nothing more was done"
     row = _locked(session, held.inbound_id)
     if held.league_id is not None:
         return _confirm_league_answer(session, settings, held, row, now)
@@ -940,10 +942,24 @@ def _league_closed(league: Any) -> str:
     )
 
 
+def hold_over(held: HeldReply) -> str:
+    """What became of a hold that is no longer held, in words for its author."""
+    if held.league_id is not None:
+        return LEAGUE_HOLD_OVER.get(held.state, "it was already dealt with")
+    return HOLD_OVER.get(held.state, "it was already dealt with")
+
+
+LEAGUE_HOLD_OVER = {
+    PLAYED: "your answer was already confirmed and taken",
+    "replaced": "a newer answer of yours replaced it",
+    EXPIRED: "the league was no longer open for answers when it was confirmed",
+}
+
+
 HOLD_OVER = {
     PLAYED: "your reply was already confirmed and played",
-    "replaced": "a newer reply of yours replaced it",
-    EXPIRED: "it lapsed before it was confirmed (its turn was over, or its league closed)",
+    "replaced": "a newer reply of yours for the same turn replaced it",
+    EXPIRED: "its turn was over before it was confirmed",
     "cancelled": "it was cancelled",
 }
 

@@ -20,8 +20,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from service import games, players
-from service.leagues import leagues
 from service.db import Database
+from service.leagues import leagues
 from service.mail import authentication, gateway
 from service.mail.links import settings_token
 from service.mail.models import HeldReply, InboundMessage
@@ -673,4 +673,33 @@ def test_the_link_of_a_held_league_answer_shows_the_league_and_takes_the_answer(
     done = client.post(path)
     assert done.status_code == 200 and "your answer was taken" in done.get_data(as_text=True)
     assert league.status() == "active"
+    again = client.post(path).get_data(as_text=True)
+    assert "already confirmed and taken" in again and "nothing more was done" in again
     assert len(mails(database, ALICE, "league_answer")) == 1
+
+
+def test_the_confirm_page_of_a_league_answer_fits_phones_and_takes_the_answer(
+    browser: Any,  # noqa: F811
+    server: str,  # noqa: F811
+    database: Database,
+    listener: Listener,
+) -> None:
+    """In Chromium: the page of a held league answer fits 320 and 390 px and a desktop with
+    no serious axe-core finding, before and after its button is pressed."""
+    league = Invited(database, listener, ALICE)
+    league.answer(ALICE, "accept")
+    page = browser.new_page()
+    page.goto(server + _link_path(league.asked()))
+    for stage in ("asked", "taken"):
+        for width in (*PHONE_WIDTHS, DESKTOP_WIDTH):
+            page.set_viewport_size({"width": width, "height": 900})
+            assert_fits(page, f"the league confirm page ({stage}) at {width}px")
+        found = axe_violations(page)
+        assert not found, f"{stage}: " + "; ".join(map(str, found))
+        if stage == "asked":
+            assert league.status() == "invited", "opening the page took the answer"
+            with page.expect_navigation():
+                page.click("main button[type=submit]")
+    assert "your answer was taken" in page.inner_text("main")
+    assert league.status() == "active"
+    page.close()
