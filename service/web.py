@@ -282,24 +282,30 @@ def confirm_reply(token: str) -> Any:
 def _confirm_context(
     session: Session, held: HeldReply, player: Player, done: str
 ) -> dict[str, Any]:
-    game = session.get_one(Game, held.game_id)
     row = session.get_one(InboundMessage, held.inbound_id)
+    shown = {
+        "player": player,
+        "done": done,
+        "state": held.state,
+        "over": gateway.hold_over(held),
+        "address": held.address,
+        "held": confirmation.quoted_lines(clean_reply(extract_reply(row.raw)).text),
+        "holding": held.state == HOLDING,
+        "league": None,
+    }
+    if held.league_id is not None:  # an answer to a league invitation
+        return {**shown, **confirmation.league_page(session, held)}
+    game = session.get_one(Game, held.game_id)
     expired = ""
     if game.status != games.ACTIVE:
         expired = "the game is over"
     elif game.turn != held.turn:
         expired = f"it is turn {game.turn} now"
     return {
-        "player": player,
-        "done": done,
-        "state": held.state,
-        "over": gateway.HOLD_OVER.get(held.state, "it was already dealt with"),
+        **shown,
         "expired": expired,
         "title": engine.game_class(game.name).title,
         "game_id": game.id,
         "game_url": f"/games/{game.id}",
         "turn": held.turn,
-        "address": held.address,
-        "held": confirmation.quoted_lines(clean_reply(extract_reply(row.raw)).text),
-        "holding": held.state == HOLDING,
     }

@@ -107,6 +107,11 @@ class Kind(StrEnum):
     """Could not be read as what it seems to be; ``note`` tells the player how to write it."""
 
 
+READ_ONLY = frozenset({Kind.HELP, Kind.BOARD, Kind.PREVIEW})
+"""What only reads and stores nothing: an unsigned reply of these alone (greetings aside) is
+answered at once, with no confirmation (``gateway._Handling._reads_only``)."""
+
+
 @dataclass(frozen=True)
 class Command:
     """One thing a reply asks for, with the text it came from.

@@ -9,10 +9,14 @@ From never sees that mail, so a ``yes`` to it (signed or not) or the link's butt
 control of the mailbox; the held reply is then played by the gateway exactly as if it had
 arrived authenticated (``gateway.confirm_held``).
 
-A hold expires with its turn; a newer held reply for the same game, player and turn
-replaces the older; confirming twice plays once. The code is stored as its SHA-256 only.
-The link's GET shows a page and changes nothing (mail scanners fetch links); its POST
-confirms.
+An answer to a league invitation (``accept``/``decline``) is held the same way
+(:func:`hold_league_answer`): its hold lapses when the league is no longer open for answers.
+
+A hold expires with its turn; a newer held reply for the same game, player and turn (or
+league and player) replaces the older; confirming twice plays once. The code is stored as
+its SHA-256 only. The link's GET shows a page and changes nothing (mail scanners fetch
+links); its POST confirms. A reply whose every line only reads (help, board, preview) is
+answered at once instead: it changes nothing (``commands.READ_ONLY``).
 """
 
 from __future__ import annotations
@@ -21,9 +25,9 @@ import hashlib
 import hmac
 import re
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
 from service.config import Settings
@@ -36,9 +40,19 @@ from service.mail.addresses import (
     read_any_address,
 )
 from service.mail.extract import Reply
-from service.mail.models import HELD, HOLDING, REJECTED, REPLACED, HeldReply, InboundMessage
+from service.mail.models import (
+    HELD,
+    HOLDING,
+    REJECTED,
+    REPLACED,
+    HeldReply,
+    InboundMessage,
+)
 from service.models import Game, Player
 from service.notify import play_url, queue_mail, reader_context
+
+if TYPE_CHECKING:
+    from service.leagues.models import League
 
 CODE_LIMIT = 2**48
 """Codes are 48 random bits: they fit a reply address and cannot be guessed."""
@@ -99,25 +113,63 @@ def hold(
 ) -> tuple[str, str]:
     """Keep ``row`` unplayed and ask ``reply.sender`` (a registered address of ``player``)
     to confirm it; returns the inbound status and result."""
-    address = reply.sender.lower()
-    older = _replace_older(session, game.id, player.id, token.turn)
-    code = new_code()
-    held = HeldReply(
-        inbound_id=row.id,
-        game_id=game.id,
-        player_id=player.id,
-        turn=token.turn,
-        address=address,
-        code_hash=code_hash(code),
-        state=HOLDING,
+    older = _replace_older(
+        session,
+        HeldReply.game_id == game.id,
+        HeldReply.player_id == player.id,
+        HeldReply.turn == token.turn,
     )
+    held = HeldReply(game_id=game.id, turn=token.turn)
+    context = {"turn": token.turn, "league": None}
+    return _hold(session, settings, row, reply, player, held, older, context, game, why)
+
+
+def hold_league_answer(
+    session: Session,
+    settings: Settings,
+    row: InboundMessage,
+    reply: Reply,
+    player: Player,
+    league: League,
+    why: str,
+) -> tuple[str, str]:
+    """Keep an answer to the invitation to ``league`` unanswered and ask the registered
+    mailbox to confirm it, as :func:`hold` does for a move; the hold lapses when the league
+    starts. The mail names the league, not a game or turn (game values None, as in every
+    league mail)."""
+    from service.leagues.mail import league_context
+
+    older = _replace_older(
+        session, HeldReply.league_id == league.id, HeldReply.player_id == player.id
+    )
+    held = HeldReply(league_id=league.id)
+    context = {"turn": None, "league": league_context(session, league)}
+    return _hold(session, settings, row, reply, player, held, older, context, None, why)
+
+
+def _hold(
+    session: Session,
+    settings: Settings,
+    row: InboundMessage,
+    reply: Reply,
+    player: Player,
+    held: HeldReply,
+    older: list[HeldReply],
+    context: dict[str, Any],
+    game: Game | None,
+    why: str,
+) -> tuple[str, str]:
+    address = reply.sender.lower()
+    code = new_code()
+    held.inbound_id, held.player_id, held.address = row.id, player.id, address
+    held.code_hash, held.state = code_hash(code), HOLDING
     session.add(held)
     session.flush()
     for earlier in older:
         earlier.outcome = f"replaced by held reply {held.id}"
         _close_inbound(session, earlier, f"held reply replaced by a newer one ({held.id})")
     context = {
-        "turn": token.turn,
+        **context,
         "held": quoted_lines(reply.text),
         "why": why,
         "confirm_url": link_url(settings, held, player.id, code),
@@ -140,6 +192,21 @@ def hold(
     return HELD, f"held until {address} confirms it (held reply {held.id}: {why}){replaced}"
 
 
+def league_page(session: Session, held: HeldReply) -> dict[str, Any]:
+    """What the confirm page shows of a held answer to a league invitation: the league, and
+    why it can no longer be taken once the league started."""
+    from service.leagues.leagues import OPEN
+    from service.leagues.models import League
+
+    league = session.get_one(League, held.league_id)
+    done = "finished" if league.status == "finished" else "started"
+    return {
+        "league": {"id": league.id, "name": league.name},
+        "expired": "" if league.status == OPEN else f"the league has {done}",
+        "game_url": f"/leagues/{league.id}",
+    }
+
+
 def answer_to(
     settings: Settings, player: Player, address: str, game: Game | None = None
 ) -> tuple[Player | str, dict[str, Any]]:
@@ -155,17 +222,10 @@ def answer_to(
     return address, values
 
 
-def _replace_older(session: Session, game_id: int, player_id: int, turn: int) -> list[HeldReply]:
-    query = (
-        select(HeldReply)
-        .where(
-            HeldReply.game_id == game_id,
-            HeldReply.player_id == player_id,
-            HeldReply.turn == turn,
-            HeldReply.state == HOLDING,
-        )
-        .with_for_update()
-    )
+def _replace_older(session: Session, *same: ColumnElement[bool]) -> list[HeldReply]:
+    """The holds still waiting for the same game, player and turn (or league and player):
+    a newer reply replaces them."""
+    query = select(HeldReply).where(*same, HeldReply.state == HOLDING).with_for_update()
     older = list(session.scalars(query))
     for earlier in older:
         earlier.state = REPLACED

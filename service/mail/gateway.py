@@ -13,7 +13,8 @@ Who is writing: the message must be addressed to a reply address we issued (see
 player's addresses, a From that ``authentication.py`` believes (DMARC, SPF, DKIM, the
 envelope sender). A From that nobody could vouch for either way (no signature, no verdict)
 is held instead, and played by :func:`confirm_held` once the registered mailbox confirms it
-(``confirmation.py``); everything else changes nothing. The reply is read by ``reading.py``
+(``confirmation.py``), unless every line only reads (``commands.READ_ONLY``: answered at
+once, it changes nothing); everything else changes nothing. The reply is read by ``reading.py``
 (the game, through ``games.action_reader``, decides which text is the move) and its commands
 run in order through the service layer; the player gets one answer saying what was done with
 each and which lines were ignored, and each other player one mail with everything the reply
@@ -25,6 +26,7 @@ A reply to a league invitation comes to the player's league address instead (a s
 of token, naming the league and the player). After the same checks, it must hold one clear
 answer, ``accept`` (``yes``, ``join``) or ``decline`` (``no``), alone on its lines (greetings
 aside); it goes through ``leagues.answer`` and is confirmed with a ``league_answer`` mail.
+An unsigned one is held like a move until the mailbox confirms it, while the league is open.
 Anything else changes nothing and gets one error reply saying how to answer.
 
 A reply to ``pbem doctor --round-trip`` comes to a doctor address (a third kind of token): it
@@ -62,7 +64,7 @@ from service.mail.addresses import (
     ReplyToken,
     read_any_address,
 )
-from service.mail.commands import Command, Kind, take_conditionals
+from service.mail.commands import READ_ONLY, Command, Kind, take_conditionals
 from service.mail.extract import Reply, extract_reply
 from service.mail.guard import ErrorReplyLimiter, unanswerable
 from service.mail.models import (
@@ -440,11 +442,23 @@ class _Handling:
             return self._refuse(_failed(doubt.why, game, player), game)
         if games.seat_of(game, player) is None:
             return self._refuse(f"{player.name} does not play in game {game.id}")
-        if doubt is not None and not self.confirmed:  # nobody could tell: ask the mailbox
-            row, reply = self.row, self.reply
+        if doubt is not None and not self.confirmed and not self._reads_only(player, game):
+            row, reply = self.row, self.reply  # nobody could tell: ask the mailbox
             args = (self.session, self.settings, row, reply, player, game, token, doubt.why)
             return confirmation.hold(*args)
         return self._commands(player, game, token)
+
+    def _reads_only(self, player: Player, game: Game) -> bool:
+        """Whether every line of the reply only reads (``commands.READ_ONLY``: help, the
+        board, a preview): answered at once to the registered address, it changes nothing,
+        so it needs no confirmation. Read as :meth:`_commands` reads it."""
+        typed, conditional_lines = take_conditionals(self.reply.text)
+        if conditional_lines is not None:
+            return False
+        judge = games.action_reader(self.session, game.id, player)
+        commands = read_reply(typed, judge, self.reply.signature, judge.legal).commands
+        asks = [c for c in commands if c.kind is not Kind.GREETING]
+        return bool(asks) and all(c.kind in READ_ONLY for c in asks)
 
     # -- who is it for ----------------------------------------------------------------------
 
@@ -556,7 +570,7 @@ class _Handling:
                 "confirmation mail with yes alone on the first line (or use its link); to "
                 "leave it unplayed, do nothing"
             )
-            game = self.session.get(Game, held.game_id)
+            game = self.session.get(Game, held.game_id) if held.game_id else None
             to, reader = confirmation.answer_to(self.settings, player, held.address, game)
             sent = _error_reply(
                 self.session,
@@ -588,9 +602,15 @@ class _Handling:
         if self.reply.sender.lower() not in owner:
             return self._refuse(_NOT_YOURS.format(sender=self.reply.sender))
         self.row.player_id = player.id
-        if doubt := authentication.for_player(self.row, self.reply.sender, player, self.settings):
+        doubt = authentication.for_player(self.row, self.reply.sender, player, self.settings)
+        if doubt is not None and not doubt.confirmable:
             return self._refuse(_failed(doubt.why, None, player))
         answer, problem = _league_answer(self.reply.text)
+        if doubt is not None and not self.confirmed and answer is not None:
+            if league.status == leagues.OPEN:  # nobody could tell: ask the mailbox
+                args = (self.session, self.settings, self.row, self.reply, player, league)
+                return confirmation.hold_league_answer(*args, doubt.why)
+            answer, problem = None, _league_closed(league)
         reply_to = mail.reply_address(self.session, league, player)
         if answer is not None:
             try:
@@ -848,22 +868,92 @@ def confirm_held(session: Session, settings: Settings, held_id: int, now: dateti
     if held is None:
         return "there is no such held reply"
     if held.state != HOLDING:
-        return HOLD_OVER.get(held.state, "it was already dealt with") + "; nothing more was done"
+        return hold_over(held) + "; nothing more was done"
     row = _locked(session, held.inbound_id)
-    game = session.get(Game, held.game_id)
+    if held.league_id is not None:
+        return _confirm_league_answer(session, settings, held, row, now)
+    game = session.get(Game, held.game_id) if held.game_id else None
     if row is None or game is None or row.status != HELD:
         held.state, held.decided_at = EXPIRED, now
         return "it can no longer be played"
     reply = clean_reply(extract_reply(row.raw))
     if game.status != games.ACTIVE or game.turn != held.turn:
         return _expire(session, settings, held, row, reply, game, now)
+    return _play_held(session, settings, held, row, reply, now)
+
+
+def _play_held(
+    session: Session,
+    settings: Settings,
+    held: HeldReply,
+    row: InboundMessage,
+    reply: Reply,
+    now: datetime,
+) -> str:
     row.status = RECEIVED  # the handling sees it as a message just read, once
     with session.begin_nested():
         handling = _Handling(session, settings, row, reply, now, confirmed=True)
         status, result = handling.run()
     row.status, row.result, row.processed_at = status, storable(result)[:RESULT_CHARS], now
     held.state, held.decided_at, held.outcome = PLAYED, now, storable(result)[:RESULT_CHARS]
+    if held.league_id is not None:
+        return "your answer was taken" if status == PROCESSED else "your answer was read: " + result
     return "your reply was played" if status == PROCESSED else "your reply was read: " + result
+
+
+def _confirm_league_answer(
+    session: Session,
+    settings: Settings,
+    held: HeldReply,
+    row: InboundMessage | None,
+    now: datetime,
+) -> str:
+    """A held answer to a league invitation is taken while the league is still open for
+    answers; once it started (or finished) nothing is done, and its author is told."""
+    from service.leagues.leagues import OPEN, lock
+
+    league = lock(session, held.league_id) if held.league_id else None
+    if row is None or league is None or row.status != HELD:
+        held.state, held.decided_at = EXPIRED, now
+        return "it can no longer be taken"
+    reply = clean_reply(extract_reply(row.raw))
+    if league.status == OPEN:
+        return _play_held(session, settings, held, row, reply, now)
+    said = (
+        f"your held answer to the invitation to {league.name} was not taken: "
+        f"{_league_closed(league)}"
+    )
+    held.state, held.decided_at, held.outcome = EXPIRED, now, said
+    row.status, row.result, row.processed_at = REJECTED, f"hold expired: {said}", now
+    player = session.get_one(Player, held.player_id)
+    to, reader = confirmation.answer_to(settings, player, held.address)
+    _error_reply(
+        session, settings, to, None, reply.text, said, "", now, reply.message_id, reader=reader
+    )
+    return f"the league is no longer open for answers ({league.status}): nothing was done"
+
+
+def _league_closed(league: Any) -> str:
+    """Why an answer to an invitation to ``league`` can no longer be taken, in words."""
+    done = "finished" if league.status == "finished" else "started"
+    return (
+        f"league {league.id} ({league.name}) has {done}, so entries are closed "
+        "and invitations can no longer be answered"
+    )
+
+
+def hold_over(held: HeldReply) -> str:
+    """What became of a hold that is no longer held, in words for its author."""
+    if held.league_id is not None:
+        return LEAGUE_HOLD_OVER.get(held.state, "it was already dealt with")
+    return HOLD_OVER.get(held.state, "it was already dealt with")
+
+
+LEAGUE_HOLD_OVER = {
+    PLAYED: "your answer was already confirmed and taken",
+    "replaced": "a newer answer of yours replaced it",
+    EXPIRED: "the league was no longer open for answers when it was confirmed",
+}
 
 
 HOLD_OVER = {

@@ -61,18 +61,25 @@ class HeldReply(Base):
     """A reply from one of the player's addresses that nothing vouched for (no signature, no
     trusted verdict), kept unplayed until the mailbox confirms it with the code only it got.
 
-    One row per inbound message (a message delivered twice is held once); at most one
-    ``held`` row per game, player and turn (a newer reply replaces the older). The code is
-    stored as its SHA-256 only: the database alone cannot confirm anything."""
+    Either a reply to a game (``game_id`` and ``turn``) or an answer to a league invitation
+    (``league_id``). One row per inbound message (a message delivered twice is held once); at
+    most one ``held`` row per game, player and turn, and per league and player (a newer reply
+    replaces the older). The code is stored as its SHA-256 only: the database alone cannot
+    confirm anything."""
 
     __tablename__ = "held_replies"
-    __table_args__ = (Index("ix_held_replies_seat_turn", "game_id", "player_id", "turn"),)
+    __table_args__ = (
+        Index("ix_held_replies_seat_turn", "game_id", "player_id", "turn"),
+        Index("ix_held_replies_league_player", "league_id", "player_id"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     inbound_id: Mapped[int] = mapped_column(ForeignKey("inbound_messages.id"), unique=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    league_id: Mapped[int | None] = mapped_column(ForeignKey("leagues.id"))
+    """Set instead of ``game_id`` and ``turn`` for a held answer to a league invitation."""
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
-    turn: Mapped[int] = mapped_column(Integer)
+    turn: Mapped[int | None] = mapped_column(Integer)
     address: Mapped[str] = mapped_column(String(254))
     """The registered address the reply came from: the confirmation goes there, and only a
     ``yes`` from it counts."""

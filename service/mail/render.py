@@ -129,7 +129,7 @@ KINDS: Mapping[str, tuple[str, ...]] = {
     "help": GAME,
     "reply_receipt": (*GAME, "turn", "deadline", "headline"),
     "confirm_resign": (*GAME, "said"),
-    "confirm_reply": (*GAME, "turn", "held", "why", "confirm_url", "replaced"),
+    "confirm_reply": (*GAME, "turn", "league", "held", "why", "confirm_url", "replaced"),
     "digest": ("date", "games"),
     "vacation": (*GAME, "away", "until", "deadline"),
     "league_invitation": (*GAME, "league", "inviter"),

@@ -276,6 +276,7 @@ def context(
         "confirm_reply": {
             **opening,
             "turn": 1,
+            "league": None,
             "held": f"{play.move}\n<b>draw?</b>",
             "why": "the mail carries no DKIM signature of example.org, so its From "
             "cannot be trusted",

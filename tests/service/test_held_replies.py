@@ -21,6 +21,7 @@ from sqlalchemy import select
 
 from service import games, players
 from service.db import Database
+from service.leagues import leagues
 from service.mail import authentication, gateway
 from service.mail.links import settings_token
 from service.mail.models import HeldReply, InboundMessage
@@ -43,6 +44,7 @@ from tests.service.gateway_kit import (
     reply,
     text_of,
 )
+from tests.service.test_league_invitations_by_mail import invite, league_address, status_of
 from tests.service.test_sender_authentication import signed
 
 ALICE, BOB, MALLORY = "alice@example.org", "bob@example.org", "mallory@evil.test"
@@ -444,4 +446,260 @@ def test_the_confirm_page_fits_phones_and_its_button_plays_the_held_reply(
                 page.click("main button[type=submit]")
     assert "your reply was played" in page.inner_text("main")
     assert table.turn() == 2
+    page.close()
+
+
+# -- replies that change nothing need no confirmation ------------------------------------------
+
+
+def test_an_unsigned_help_is_answered_at_once_and_nothing_is_held(
+    database: Database, listener: Listener
+) -> None:
+    table = Table(database, listener)
+    helps = len(mails(database, ALICE, "help"))
+    table.unsigned("help")
+    assert table.last_inbound().status == "processed", table.last_inbound().result
+    assert len(mails(database, ALICE, "help")) == helps + 1
+    assert not table.holds() and not mails(database, ALICE, "confirm_reply")
+
+
+@pytest.mark.parametrize("typed", ["board", "status", "Hi!\nboard\nThanks"])
+def test_an_unsigned_board_is_answered_at_once_and_nothing_is_held(
+    database: Database, listener: Listener, typed: str
+) -> None:
+    table = Table(database, listener)
+    before = len(mails(database, ALICE))
+    table.unsigned(typed)
+    assert table.last_inbound().status == "processed", table.last_inbound().result
+    assert len(mails(database, ALICE)) == before + 1
+    assert "The board" in str(latest(database, ALICE, table.id)["Subject"])
+    assert not table.holds() and not mails(database, ALICE, "confirm_reply")
+    assert table.turn() == 1
+
+
+def test_an_unsigned_preview_is_answered_at_once_and_stores_nothing(
+    database: Database, listener: Listener
+) -> None:
+    table = Table(database, listener)
+    table.unsigned("preview take 2")
+    assert table.last_inbound().status == "processed", table.last_inbound().result
+    assert not table.holds() and table.turn() == 1
+    assert "nothing stored" in text_of(latest(database, ALICE, table.id))
+
+
+@pytest.mark.parametrize("typed", ["help\ntake 1", "board\nresign", "board\nwait", "draw"])
+def test_an_unsigned_reply_that_changes_anything_is_held_whole(
+    database: Database, listener: Listener, typed: str
+) -> None:
+    table = Table(database, listener)
+    helps = len(mails(database, ALICE, "help"))
+    table.unsigned(typed)
+    assert table.last_inbound().status == "held"
+    assert [h.state for h in table.holds()] == ["held"]
+    assert len(mails(database, ALICE, "help")) == helps, "part of a held reply was answered"
+    assert table.turn() == 1 and game_row(database, table.id)["status"] == "active"
+
+
+# -- an answer to a league invitation ----------------------------------------------------------
+
+
+class Invited:
+    """A league by Tess inviting these addresses, answered over SMTP."""
+
+    def __init__(self, database: Database, listener: Listener, *addresses: str) -> None:
+        self.database, self.listener = database, listener
+        self.id = invite(database, *addresses)
+        self.invitations = {address: latest(database, address) for address in addresses}
+
+    def send(self, raw: bytes, to: str, sender: str) -> None:
+        with smtplib.SMTP(self.listener.hostname, self.listener.port, timeout=60) as client:
+            client.sendmail(sender, [to], raw)
+
+    def answer(self, address: str, typed: str, *, sign: bool = False) -> None:
+        invitation = self.invitations[address]
+        raw = reply(invitation, address, typed)
+        self.send(signed(raw, GENUINE) if sign else raw, str(invitation["Reply-To"]), address)
+
+    def asked(self) -> Any:
+        """The confirmation mail just sent to Alice."""
+        assert mails(self.database, ALICE)[-1].kind == "confirm_reply"
+        return latest(self.database, ALICE)
+
+    def say_yes(self, confirmation: Any, sender: str = ALICE) -> None:
+        to = str(confirmation["Reply-To"])
+        self.send(reply(confirmation, sender, "yes"), to, sender)
+
+    def status(self, address: str = ALICE) -> str:
+        return status_of(self.database, self.id, address)
+
+    def start(self) -> None:
+        with self.database.transaction() as session:
+            leagues.start(session, self.id, None)
+
+
+def _holds(database: Database) -> list[HeldReply]:
+    with database.transaction() as session:
+        return list(session.scalars(select(HeldReply).order_by(HeldReply.id)))
+
+
+def _last_inbound(database: Database) -> InboundMessage:
+    with database.transaction() as session:
+        found = session.scalars(select(InboundMessage).order_by(InboundMessage.id.desc())).first()
+        assert found is not None
+        return found
+
+
+def test_an_unsigned_league_accept_is_held_and_the_confirmation_names_the_league(
+    database: Database, listener: Listener
+) -> None:
+    league = Invited(database, listener, ALICE)
+    league.answer(ALICE, "accept")
+    assert league.status() == "invited", "an unsigned answer was taken without confirmation"
+    assert _last_inbound(database).status == "held"
+    assert not mails(database, ALICE, "league_answer")
+    [held] = _holds(database)
+    assert held.league_id == league.id and held.game_id is None and held.turn is None
+    confirmation = league.asked()
+    assert "Autumn <Cup>" in str(confirmation["Subject"]) and "yes" in str(confirmation["Subject"])
+    text = " ".join(text_of(confirmation).split())
+    assert "answer to the invitation to the league Autumn <Cup>" in text
+    assert "accept" in text and 'with "yes"' in text and "when the league starts" in text
+    assert "turn" not in text.lower().replace("return", ""), "a league answer spoke of a turn"
+    assert "None" not in text and "#None" not in str(confirmation["Subject"])
+    assert _link_path(confirmation)
+
+
+def test_yes_to_a_held_league_answer_joins_once_and_confirms_as_a_signed_accept(
+    database: Database, listener: Listener
+) -> None:
+    league = Invited(database, listener, ALICE, BOB)
+    league.answer(BOB, "accept", sign=True)
+    assert league.status(BOB) == "active"
+    signed_kinds = [m.kind for m in mails(database, BOB)][-1:]
+    league.answer(ALICE, "accept")
+    confirmation = league.asked()
+    before = len(mails(database, ALICE))
+    league.say_yes(confirmation)
+    assert league.status() == "active"
+    assert [m.kind for m in mails(database, ALICE)][before:] == signed_kinds == ["league_answer"]
+    answer = latest(database, ALICE)
+    assert "invitation accepted" in str(answer["Subject"])
+    assert str(answer["Reply-To"]) == league_address(database, league.id, ALICE)
+    league.say_yes(confirmation)  # a second yes: a new message, nothing more joined
+    assert league.status() == "active"
+    assert len(mails(database, ALICE, "league_answer")) == 1
+    assert [h.state for h in _holds(database)] == ["played"]
+
+
+def test_a_newer_held_league_answer_replaces_the_older(
+    database: Database, listener: Listener
+) -> None:
+    league = Invited(database, listener, ALICE)
+    league.answer(ALICE, "accept")
+    league.answer(ALICE, "decline")
+    assert [h.state for h in _holds(database)] == ["replaced", "held"]
+    league.say_yes(league.asked())
+    assert league.status() == "declined"
+
+
+def test_confirming_a_league_answer_after_the_start_does_nothing_and_says_why(
+    app: Flask, database: Database, listener: Listener
+) -> None:
+    league = Invited(database, listener, ALICE, BOB, "carol@example.org")
+    for address in (BOB, "carol@example.org"):
+        league.answer(address, "yes", sign=True)
+    league.answer(ALICE, "accept")
+    confirmation = league.asked()
+    league.start()
+    page = app.test_client().get(_link_path(confirmation)).get_data(as_text=True)
+    assert "the league has started" in page and 'method="post"' not in page
+    league.say_yes(confirmation)
+    assert league.status() == "expired", "a lapsed invitation was taken"
+    answer = " ".join(text_of(latest(database, ALICE)).split())
+    assert "your held answer to the invitation to Autumn <Cup> was not taken" in answer
+    assert "has started" in answer and "entries are closed" in answer
+    assert [h.state for h in _holds(database)] == ["expired"]
+
+
+def test_an_unsigned_league_answer_after_the_start_is_refused_at_once(
+    database: Database, listener: Listener
+) -> None:
+    league = Invited(database, listener, ALICE, BOB, "carol@example.org")
+    for address in (BOB, "carol@example.org"):
+        league.answer(address, "yes", sign=True)
+    league.start()
+    league.answer(ALICE, "accept")
+    assert not _holds(database) and _last_inbound(database).status == "rejected"
+    assert "entries are closed" in " ".join(text_of(latest(database, ALICE)).split())
+
+
+def test_a_strangers_yes_to_a_held_league_answer_does_nothing(
+    database: Database, listener: Listener
+) -> None:
+    league = Invited(database, listener, ALICE)
+    league.answer(ALICE, "accept")
+    confirmation = league.asked()
+    for stranger in (MALLORY, BOB):
+        league.say_yes(confirmation, sender=stranger)
+        assert league.status() == "invited"
+        assert _last_inbound(database).status == "rejected"
+    assert not mails(database, MALLORY)
+    assert [h.state for h in _holds(database)] == ["held"]
+
+
+def test_a_broken_signature_league_accept_is_refused_not_held(
+    database: Database, listener: Listener
+) -> None:
+    league = Invited(database, listener, ALICE)
+    invitation = league.invitations[ALICE]
+    raw = signed(reply(invitation, ALICE, "accept"), GENUINE) + b"P.S. decline\r\n"
+    league.send(raw, str(invitation["Reply-To"]), ALICE)
+    row = _last_inbound(database)
+    assert row.status == "rejected" and "does not verify" in (row.result or ""), row.result
+    assert league.status() == "invited"
+    assert not _holds(database) and not mails(database, ALICE, "confirm_reply")
+
+
+def test_the_link_of_a_held_league_answer_shows_the_league_and_takes_the_answer(
+    app: Flask, database: Database, listener: Listener
+) -> None:
+    league = Invited(database, listener, ALICE)
+    league.answer(ALICE, "accept")
+    path = _link_path(league.asked())
+    client: FlaskClient = app.test_client()
+    page = client.get(path).get_data(as_text=True)
+    assert "invitation to the league Autumn &lt;Cup&gt;" in page and 'method="post"' in page
+    assert league.status() == "invited"
+    done = client.post(path)
+    assert done.status_code == 200 and "your answer was taken" in done.get_data(as_text=True)
+    assert league.status() == "active"
+    again = client.post(path).get_data(as_text=True)
+    assert "already confirmed and taken" in again and "nothing more was done" in again
+    assert len(mails(database, ALICE, "league_answer")) == 1
+
+
+def test_the_confirm_page_of_a_league_answer_fits_phones_and_takes_the_answer(
+    browser: Any,  # noqa: F811
+    server: str,  # noqa: F811
+    database: Database,
+    listener: Listener,
+) -> None:
+    """In Chromium: the page of a held league answer fits 320 and 390 px and a desktop with
+    no serious axe-core finding, before and after its button is pressed."""
+    league = Invited(database, listener, ALICE)
+    league.answer(ALICE, "accept")
+    page = browser.new_page()
+    page.goto(server + _link_path(league.asked()))
+    for stage in ("asked", "taken"):
+        for width in (*PHONE_WIDTHS, DESKTOP_WIDTH):
+            page.set_viewport_size({"width": width, "height": 900})
+            assert_fits(page, f"the league confirm page ({stage}) at {width}px")
+        found = axe_violations(page)
+        assert not found, f"{stage}: " + "; ".join(map(str, found))
+        if stage == "asked":
+            assert league.status() == "invited", "opening the page took the answer"
+            with page.expect_navigation():
+                page.click("main button[type=submit]")
+    assert "your answer was taken" in page.inner_text("main")
+    assert league.status() == "active"
     page.close()
