@@ -155,7 +155,17 @@ def queued(database: Database) -> int:
             declared = channel.queue_declare(database.settings.queue, passive=True)
         except ChannelError:
             return 0
+        finally:
+            _close_broker_session(channel)
         return int(declared.message_count)
+
+
+def _close_broker_session(channel: Any) -> None:
+    """Kombu's SQLAlchemy transport leaves each channel's session open in a transaction, and
+    closing the channel does not end it: a poll loop would drain the broker's pool."""
+    session = getattr(channel, "_session", None)
+    if session is not None:
+        session.close()
 
 
 def test_two_workers_racing_over_one_turn_resolve_it_once(live: Database) -> None:
