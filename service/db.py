@@ -100,13 +100,36 @@ def _make_engine(url: str) -> Engine:
     return engine
 
 
+class Work(Session):
+    """One unit of work: the session of one transaction, and what the transaction gathers for
+    after its commit, as typed fields (nothing passes between modules in ``session.info``).
+
+    ``database``: the :class:`Database` it belongs to (settings, dispatch).
+    ``queued``: tasks to send once the transaction commits (:func:`enqueue`).
+    """
+
+    def __init__(self, *args: Any, database: Database | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.database = database
+        self.queued: list[tuple[str, tuple[Any, ...]]] = []
+
+
+def work_of(session: Session) -> Work:
+    """``session`` as the unit of work it is (every session :class:`Database` makes is one)."""
+    if not isinstance(session, Work):
+        raise TypeError(f"not a unit of work: {session!r}")
+    return session
+
+
 class Database:
     """One engine and session factory for a settings object."""
 
     def __init__(self, settings: Settings, dispatch: Dispatch | None = None) -> None:
         self.settings = settings
         self.engine = _make_engine(settings.database_url)
-        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.sessions = sessionmaker(
+            self.engine, class_=Work, expire_on_commit=False, database=self
+        )
         self.dispatch = dispatch or send_task
 
     @property
@@ -117,11 +140,10 @@ class Database:
     def transaction(self) -> Iterator[Session]:
         """One unit of work; tasks queued with :func:`enqueue` go out after the commit."""
         session = self.sessions()
-        session.info["database"] = self
         try:
             with session.begin():
                 yield session
-            queued = session.info.pop("queued", [])
+            queued, session.queued = session.queued, []
         finally:
             session.close()
         held = _held.get()
@@ -172,7 +194,7 @@ def batch_as(task: str, batch_task: str) -> None:
 
 def enqueue(session: Session, name: str, *args: Any) -> None:
     """Send task ``name`` once the session's transaction commits (dropped on rollback)."""
-    session.info.setdefault("queued", []).append((name, args))
+    work_of(session).queued.append((name, args))
 
 
 _port: Dispatch | None = None

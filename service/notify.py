@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import parseaddr
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -335,8 +335,8 @@ def _summary(session: Session, item: _Pending) -> str:
 
 
 def settings_of(session: Session) -> Settings:
-    database = session.info.get("database")
-    return cast(db.Database, database).settings if database else db.current().settings
+    database = db.work_of(session).database
+    return database.settings if database is not None else db.current().settings
 
 
 def reader_context(settings: Settings, player: Player | None, address: str) -> dict[str, Any]:
