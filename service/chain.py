@@ -63,7 +63,7 @@ from sqlalchemy.orm import Session
 import engine
 from engine import EngineError, State
 from engine import dice as fair_dice
-from service.models import ChainLink, Game, Order
+from service.models import ChainLink, Game
 from service.receipts import receipt
 
 GENESIS = "0" * 64
@@ -116,8 +116,8 @@ def append(session: Session, game: Game, kind: str, data: Mapping[str, Any]) -> 
     return link
 
 
-def started(session: Session, game: Game, resumed: Mapping[str, Any] | None = None) -> ChainLink:
-    """Link 0: the game the engine replays, and the dice commitment."""
+def start_data(game: Game, resumed: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Link 0's data: the game the engine replays, and the dice commitment."""
     data: dict[str, Any] = {
         "game": game.name,
         "options": dict(game.options),
@@ -128,7 +128,30 @@ def started(session: Session, game: Game, resumed: Mapping[str, Any] | None = No
     }
     if resumed is not None:
         data["resumed"] = dict(resumed)
-    return append(session, game, "start", data)
+    return data
+
+
+def started(session: Session, game: Game, resumed: Mapping[str, Any] | None = None) -> ChainLink:
+    """Link 0: the game the engine replays, and the dice commitment."""
+    return append(session, game, "start", start_data(game, resumed))
+
+
+def append_all(
+    session: Session, game: Game, links: Sequence[tuple[str, Mapping[str, Any]]]
+) -> None:
+    """Add links after the newest, in order, reading the head once and flushing nothing
+    (a step's links go in with the rest of its rows). ``turn`` defaults to the game's."""
+    head = _head(session, game)
+    number, prev = (0, GENESIS) if head is None else (head.number + 1, head.hash)
+    rows = []
+    for kind, data in links:
+        body = {"turn": game.turn, **data} if kind != "start" else dict(data)
+        digest = link_hash(number, prev, kind, body)
+        rows.append(
+            ChainLink(game_id=game.id, number=number, kind=kind, data=body, prev=prev, hash=digest)
+        )
+        number, prev = number + 1, digest
+    session.add_all(rows)
 
 
 def adopt(session: Session, game: Game, links: Sequence[Mapping[str, Any]]) -> None:
@@ -147,27 +170,21 @@ def adopt(session: Session, game: Game, links: Sequence[Mapping[str, Any]]) -> N
     session.flush()
 
 
-def sealed_orders(session: Session, game: Game, seat: int, text: str) -> None:
-    """The orders of ``seat`` applied in the resolving turn, with the salt opening their receipt."""
-    query = select(Order).where(
-        Order.game_id == game.id,
-        Order.turn == game.turn,
-        Order.seat == seat,
-        Order.status == "resolved",
-    )
-    order = session.scalar(query.order_by(Order.id.desc()).limit(1))
-    salt = order.receipt_salt if order is not None else None
-    proof = order.receipt if order is not None else None
-    append(session, game, "orders", {"seat": seat, "text": text, "salt": salt, "receipt": proof})
+def end_data(game: Game, by: str, result: Mapping[str, Any]) -> dict[str, Any]:
+    seed = game.seed.hex() if game.seed else None
+    return {"by": by, "result": dict(result), "seed": seed}
 
 
 def ended(session: Session, game: Game, by: str, result: Mapping[str, Any]) -> None:
-    seed = game.seed.hex() if game.seed else None
-    append(session, game, "end", {"by": by, "result": dict(result), "seed": seed})
+    append(session, game, "end", end_data(game, by, result))
+
+
+def director_data(actor: str, action: str, detail: Any) -> dict[str, Any]:
+    return {"actor": actor, "action": action, "detail": detail}
 
 
 def director(session: Session, game: Game, actor: str, action: str, detail: Any) -> None:
-    append(session, game, "director", {"actor": actor, "action": action, "detail": detail})
+    append(session, game, "director", director_data(actor, action, detail))
 
 
 def head_line(session: Session, game: Game) -> str | None:

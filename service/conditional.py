@@ -44,11 +44,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import EngineError, Event, NotationError, State
-from service import games, hooks
+from service import games
 from service.errors import BadRequest, Conflict, Forbidden, ServiceError, Unprocessable, from_engine
-from service.models import ConditionalMove, Game, Player, Step, utcnow
+from service.models import ConditionalMove, Game, GameStatus, Player, Step, utcnow
 
 ACTIVE = "active"
+"""A conditional tree's status while it stands (not a game's: that is ``GameStatus``)."""
 MAX_LINES = 40
 MAX_DEPTH = 12
 _KEYWORDS = re.compile(r"\b(if|then)\b", re.I)
@@ -127,8 +128,7 @@ def set_tree(
     seat = games.seat_of(game, player)
     if seat is None:
         raise Forbidden(f"{player.name} does not play in game {game.id}")
-    games._check_turn(session, game, turn)
-    state = games.state_of(game)
+    state = games.check_turn(session, game, turn)
     if state.simultaneous:
         raise Conflict(
             "conditional moves are for alternating games; sealed orders already wait for the "
@@ -136,7 +136,7 @@ def set_tree(
             "not_alternating",
         )
     lines = read_lines(text)
-    by_roll = games._has_dice(state)
+    by_roll = games.has_dice(state)
     tree: list[Branch] = []
     for pairs in lines:
         checked = (
@@ -173,7 +173,7 @@ def withdraw(session: Session, game_id: int, player: Player) -> dict[str, Any]:
 def own(session: Session, game: Game, player: Player | None) -> dict[str, Any] | None:
     """The author's view of their active tree (None when they have none): for them alone."""
     seat = games.seat_of(game, player)
-    if seat is None or game.status != games.ACTIVE:
+    if seat is None or game.status != GameStatus.ACTIVE:
         return None
     row = _active(session, game, seat)
     if row is None:
@@ -312,7 +312,7 @@ def _fire_one(session: Session, game: Game, now: datetime) -> bool:
     if not rows:
         return False
     state = games.state_of(game)
-    if game.status != games.ACTIVE:
+    if game.status != GameStatus.ACTIVE:
         for ended in rows:
             ended.status, ended.ended_at = "game_over", now
         return False
@@ -322,19 +322,16 @@ def _fire_one(session: Session, game: Game, now: datetime) -> bool:
     row = next((r for r in rows if r.seat == seat and r.turn < game.turn), None)
     if row is None:
         return False
-    happened = _what_happened(session, game, seat, by_roll=games._has_dice(state))
+    happened = _what_happened(session, game, seat, by_roll=games.has_dice(state))
     branch = next((b for b in row.tree if b["if"] == happened), None)
     if branch is None:
         row.status, row.ended_at = "cancelled", now
         return False
     name = state.game.seat_names[seat]
     note = Event(f"{name}'s conditional move: if {happened} then {branch['then']}", "info", seat)
-    player = next(s.player for s in game.seats if s.seat == seat)
     try:
         with session.begin_nested():
-            games._play(
-                session, game, state, seat, player, branch["then"], "conditional", now, note
-            )
+            games.answer(session, game, seat, branch["then"], now, note)
     except ServiceError:
         row.status, row.ended_at = "failed", now  # no longer legal on the board it met
         return False
@@ -364,6 +361,3 @@ def tree_texts(tree: Sequence[Mapping[str, Any]]) -> list[str]:
     for branch in tree:
         texts += [str(branch["if"]), str(branch["then"]), *tree_texts(branch["next"])]
     return texts
-
-
-hooks.on_move_played(after_step)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
@@ -56,6 +57,49 @@ receipt, or nothing (mail answers to their own mail still come)."""
 BOARD_TEXT = ("grid", "words")
 """The board in a mail's text part: the position in words and the ASCII grid, or the words
 alone (a screen reader reads the grid character by character)."""
+
+
+class GameStatus(StrEnum):
+    """``Game.status``; the values are the strings stored (no migration)."""
+
+    ACTIVE = "active"
+    FINISHED = "finished"
+    VOID = "void"
+
+
+class OrderStatus(StrEnum):
+    """``Order.status``: ``current`` until the turn moves on; ``played`` (an alternating move),
+    ``resolved`` (sealed orders applied), ``default`` (given at the deadline) were applied;
+    ``replaced``, ``withdrawn`` and ``void`` were not."""
+
+    CURRENT = "current"
+    PLAYED = "played"
+    RESOLVED = "resolved"
+    DEFAULT = "default"
+    REPLACED = "replaced"
+    WITHDRAWN = "withdrawn"
+    VOID = "void"
+
+
+APPLIED = (OrderStatus.PLAYED, OrderStatus.RESOLVED, OrderStatus.DEFAULT)
+"""Order statuses whose orders the engine applied (revealed to everyone)."""
+
+
+class ResolvedBy(StrEnum):
+    """``Turn.resolved_by``, and the ``by`` of a game's end (the chain's ``end`` link)."""
+
+    START = "start"
+    MOVE = "move"
+    ORDERS = "orders"
+    DEADLINE = "deadline"
+    TIME = "time"
+    FORFEIT = "forfeit"
+    RESIGN = "resign"
+    DRAW = "draw"
+    DIRECTOR = "director"
+    WITHDRAWAL = "withdrawal"
+    VOID = "void"
+    IMPORT = "import"
 
 
 class Player(Base):

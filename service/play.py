@@ -25,7 +25,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from sqlalchemy.orm import Session
 
 from engine import State
-from service import conditional, games, notify, reader  # noqa: F401  (conditional: its hook)
+from service import games, notify, reader
 from service.errors import ServiceError
 from service.mail.boards import flip_grid, should_flip
 from service.mail.play_links import PlayToken, read_play_token

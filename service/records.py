@@ -194,7 +194,7 @@ def _check(data: Mapping[str, Any], section: Mapping[str, Any], run: Replay) -> 
     commitment, seed = data.get("commitment"), section.get("seed")
     if commitment is None and seed is None:
         return
-    dice = games._dice()
+    dice = games.dice()
     try:
         revealed = bytes.fromhex(str(seed))
     except ValueError:
@@ -231,7 +231,7 @@ def import_record(
         raise _fail(
             "the record's rows", f"a turn, order or log entry is malformed ({error!r})"
         ) from None
-    games._log(session, game, "imported", None, f"Imported from a record on {now.isoformat()}")
+    games.LockedGame(session, game).log("imported", f"Imported from a record on {now.isoformat()}")
     sequences.bump(session, "games")
     return game
 
@@ -291,7 +291,8 @@ def _store_game(
 ) -> Game:
     state = run.state
     seated = _seat_players(session, section, state.game.players)
-    status, result = games.ACTIVE, None
+    status: str = games.ACTIVE
+    result = None
     if state.is_over and state.outcome is not None:
         status, result = games.FINISHED, state.outcome.to_json()
     elif data["status"] in (games.FINISHED, "void"):

@@ -4,7 +4,7 @@ Pausing a game stops its clock: the open turn's deadline is lifted (so the sweep
 it due and no reminder goes out) and the time that was left is kept; resuming gives it back
 from that moment. Players may still move while a game is paused; a move opens the next turn
 with a fresh deadline as usual, which ends the pause. Pausing a league also stops new
-rounds. A result set on a running game ends it through ``games._finish`` like any ending
+rounds. A result set on a running game ends it through ``games.finish`` like any ending
 (so ratings and the league hear of it); a corrected or voided result replays the ratings of
 its key.
 """
@@ -12,7 +12,7 @@ its key.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -22,12 +22,13 @@ from engine import Outcome
 from service import chain, games, notify, players
 from service.db import enqueue
 from service.errors import BadRequest, Conflict, Unprocessable
+from service.games import LockedGame
 from service.leagues import leagues, mail, ownership, ratings
 from service.leagues.models import AuditEntry, GamePause, League, Pairing
-from service.models import Game, Order, Player, utcnow
+from service.models import Game, GameStatus, Player, ResolvedBy, utcnow
 
 FORFEIT_KINDS = {"time": "time", "missed_turns": "forfeit"}
-"""A set result may be a forfeit: the kind, and the ``by`` that ``games._finish`` records."""
+"""A set result may be a forfeit: the kind, and the ``by`` that ``games.finish`` records."""
 
 
 def audit(
@@ -63,20 +64,17 @@ def _actor_name(actor: Player | None) -> str:
     return actor.name if actor else "The tournament director"
 
 
-def _active_game(session: Session, game_id: int) -> Game:
-    game = games.lock(session, game_id)
-    if game.status != games.ACTIVE:
+def _active_game(session: Session, game_id: int) -> LockedGame:
+    aggregate = games.load(session, game_id)
+    game = aggregate.game
+    if game.status != GameStatus.ACTIVE:
         raise Conflict(f"game {game.id} is not running (it is {game.status})", "game_over")
-    return game
+    return aggregate
 
 
 def _league_of(session: Session, game: Game) -> League | None:
     row = session.scalar(select(Pairing).where(Pairing.game_id == game.id))
     return session.get(League, row.league_id) if row else None
-
-
-def _log(session: Session, game: Game, kind: str, text: str) -> None:
-    games._log(session, game, kind, None, text)
 
 
 # -- games --------------------------------------------------------------------------------
@@ -92,24 +90,21 @@ def pause_game(
 ) -> Game:
     ownership.check_game(session, actor, game_id)
     why, now = _reason(reason), now or utcnow()
-    game = _active_game(session, game_id)
-    _pause(session, game, now)
-    _log(session, game, "paused", f"{_actor_name(actor)} paused the game: {why}")
+    aggregate = _active_game(session, game_id)
+    game = aggregate.game
+    _pause(session, aggregate, now)
+    aggregate.log("paused", f"{_actor_name(actor)} paused the game: {why}")
     chain.director(session, game, _actor_name(actor), "pause", why)
     audit(session, actor, "pause_game", why, _league_id(session, game), game.id)
     return game
 
 
-def _pause(session: Session, game: Game, now: datetime) -> None:
+def _pause(session: Session, aggregate: LockedGame, now: datetime) -> None:
+    game = aggregate.game
     if _open_pause(session, game) is not None:
         raise Conflict(f"game {game.id} is already paused", "paused")
-    turn = games.current_turn(session, game)
-    remaining = None
-    if turn is not None and turn.deadline is not None:
-        remaining = max(0.0, (turn.deadline - now).total_seconds())
-        turn.deadline = None
+    remaining = aggregate.hold_clock(now)
     session.add(GamePause(game_id=game.id, turn=game.turn, remaining=remaining, paused_at=now))
-    session.flush()
 
 
 def resume_game(
@@ -117,26 +112,22 @@ def resume_game(
 ) -> Game:
     ownership.check_game(session, actor, game_id)
     why, now = _reason(reason), now or utcnow()
-    game = games.lock(session, game_id)
-    if not _resume(session, game, now):
+    aggregate = games.load(session, game_id)
+    game = aggregate.game
+    if not _resume(session, aggregate, now):
         raise Conflict(f"game {game.id} is not paused", "not_paused")
-    _log(session, game, "resumed", f"{_actor_name(actor)} resumed the game: {why}")
+    aggregate.log("resumed", f"{_actor_name(actor)} resumed the game: {why}")
     chain.director(session, game, _actor_name(actor), "resume", why)
     audit(session, actor, "resume_game", why, _league_id(session, game), game.id)
     return game
 
 
-def _resume(session: Session, game: Game, now: datetime) -> bool:
-    pause = _open_pause(session, game)
+def _resume(session: Session, aggregate: LockedGame, now: datetime) -> bool:
+    pause = _open_pause(session, aggregate.game)
     if pause is None:
         return False
     pause.resumed_at = now
-    turn = games.current_turn(session, game)
-    same_turn = game.status == games.ACTIVE and game.turn == pause.turn
-    if same_turn and turn and turn.resolved_at is None and turn.deadline is None:
-        turn.deadline = (
-            None if pause.remaining is None else now + timedelta(seconds=pause.remaining)
-        )
+    aggregate.restart_clock(pause.turn, pause.remaining, now)
     return True
 
 
@@ -153,24 +144,18 @@ def extend_deadline(
     why = _reason(reason)
     if isinstance(days, bool) or not isinstance(days, int | float) or not 0 < days <= 365:
         raise BadRequest(f"days must be a number of days from 0 to 365; got {days!r}")
-    game = _active_game(session, game_id)
+    aggregate = _active_game(session, game_id)
+    game = aggregate.game
     pause = _open_pause(session, game)
-    turn = games.current_turn(session, game)
     if pause is not None and pause.remaining is not None:
         pause.remaining += days * 86400
         detail = f"+{days:g} days (paused): {why}"
-    elif turn is not None and turn.deadline is not None:
-        turn.deadline += timedelta(days=days)
-        detail = f"{turn.deadline.isoformat()} (+{days:g} days): {why}"
+    elif (deadline := aggregate.extend_deadline(days)) is not None:
+        detail = f"{deadline.isoformat()} (+{days:g} days): {why}"
     else:
         raise Conflict(f"game {game.id} has no deadline to extend", "no_deadline")
     chain.director(session, game, _actor_name(actor), "deadline", detail)
-    _log(
-        session,
-        game,
-        "deadline",
-        f"{_actor_name(actor)} extended the deadline by {days:g} days: {why}",
-    )
+    aggregate.log("deadline", f"{_actor_name(actor)} extended the deadline by {days:g} days: {why}")
     audit(
         session, actor, "extend_deadline", why, _league_id(session, game), game.id, {"days": days}
     )
@@ -184,7 +169,8 @@ def replace_player(
     counts for the entry the seat was paired as."""
     ownership.check_game(session, actor, game_id)
     why = _reason(data.get("reason"))
-    game = _active_game(session, game_id)
+    aggregate = _active_game(session, game_id)
+    game = aggregate.game
     leaving, coming = data.get("player"), data.get("by")
     seat = next((s for s in game.seats if s.player_id == leaving), None)
     if seat is None:
@@ -195,11 +181,9 @@ def replace_player(
     if any(s.player_id == substitute.id for s in game.seats):
         raise Conflict(f"{substitute.name} already plays in game {game.id}", "seated")
     old = seat.player.name
-    seat.player_id, seat.player, seat.missed = substitute.id, substitute, 0
-    session.flush()
+    aggregate.replace_seat(seat, substitute, f"{substitute.name} takes over {old}'s seat: {why}")
     told = {"seat": seat.seat, "player": substitute.name, "reason": why}
     chain.director(session, game, _actor_name(actor), "replace", told)
-    _log(session, game, "replaced", f"{substitute.name} takes over {old}'s seat: {why}")
     detail = {"player": leaving, "by": substitute.id, "seat": seat.seat}
     audit(session, actor, "replace_player", why, _league_id(session, game), game.id, detail)
     notify.queue_mail(session, kind="game_started", to=substitute, game=game, context={})
@@ -212,12 +196,9 @@ def process_now(
     """Resolve the open sealed turn at once, with default orders for seats that sent none."""
     ownership.check_game(session, actor, game_id)
     why, now = _reason(reason), now or utcnow()
-    game = _active_game(session, game_id)
-    turn = games.current_turn(session, game)
-    if turn is None or turn.phase != "sealed":
-        raise Conflict(f"game {game.id} has no sealed turn open", "not_sealed")
-    number = turn.number
-    turn.deadline = now
+    aggregate = _active_game(session, game_id)
+    game = aggregate.game
+    number = aggregate.due_now(now)
     audit(session, actor, "process_now", why, _league_id(session, game), game.id, {"turn": number})
     games.resolve_turn(session, game.id, number, now)
     return game
@@ -259,29 +240,26 @@ def set_result(
     as a forfeit."""
     ownership.check_game(session, actor, game_id)
     why, now = _reason(data.get("reason")), now or utcnow()
-    game = games.lock(session, game_id)
+    aggregate = games.load(session, game_id)
+    game = aggregate.game
     places = _places(game, data.get("result"))
     forfeit = data.get("forfeit")
     if forfeit is not None and forfeit not in FORFEIT_KINDS:
         raise BadRequest(f"forfeit must be one of {', '.join(FORFEIT_KINDS)}; got {forfeit!r}")
     outcome = Outcome(tuple(places), f"result set by the director: {why}")
     league = _league_of(session, game)
-    if game.status == games.ACTIVE:
+    if game.status == GameStatus.ACTIVE:
         action = "set the result"
-        by = FORFEIT_KINDS[forfeit] if forfeit else "director"
+        by = FORFEIT_KINDS[forfeit] if forfeit else ResolvedBy.DIRECTOR
         told = {"result": outcome.to_json(), "reason": why}
         chain.director(session, game, _actor_name(actor), "set_result", told)
-        games._finish(session, game, games.state_of(game), outcome, now, by)
-    elif game.status == games.FINISHED:
+        games.finish(session, aggregate, outcome, by, now)
+    elif game.status == GameStatus.FINISHED:
         action = "corrected the result"
-        before = (game.result or {}).get("result")
         outcome = Outcome(tuple(places), f"result corrected by the director: {why}")
-        game.result = outcome.to_json()
-        told = {"result": game.result, "reason": why}
-        chain.director(session, game, _actor_name(actor), "correct_result", told)
-        _log(
-            session, game, "corrected", f"Result corrected from {before} to {outcome.result}: {why}"
-        )
+        aggregate.correct_result(outcome, why)
+        corrected = {"result": game.result, "reason": why}
+        chain.director(session, game, _actor_name(actor), "correct_result", corrected)
         row = session.scalar(select(Pairing).where(Pairing.game_id == game.id))
         if row is not None and row.status == "done":
             leagues.record_result(row, places, forfeit, now)
@@ -304,21 +282,14 @@ def void_game(
     """The game counts for nobody: no result in the league, no rating."""
     ownership.check_game(session, actor, game_id)
     why, now = _reason(reason), now or utcnow()
-    game = games.lock(session, game_id)
-    if game.status == "void":
+    aggregate = games.load(session, game_id)
+    game = aggregate.game
+    if game.status == GameStatus.VOID:
         raise Conflict(f"game {game.id} is already void", "void")
-    was_rated = game.status == games.FINISHED
-    turn = games.current_turn(session, game)
-    if turn is not None and turn.resolved_at is None:
-        turn.resolved_at, turn.resolved_by = now, "void"
-    for order in session.scalars(
-        select(Order).where(Order.game_id == game.id, Order.status == "current")
-    ):
-        order.status = "void"
-    game.status, game.finished_at = "void", game.finished_at or now
-    game.result = {"places": None, "result": "void", "reason": f"voided by the director: {why}"}
+    was_rated = game.status == GameStatus.FINISHED
+    result = {"places": None, "result": "void", "reason": f"voided by the director: {why}"}
+    aggregate.void(result, f"{_actor_name(actor)} voided the game: {why}", now)
     chain.director(session, game, _actor_name(actor), "void", {"result": game.result})
-    _log(session, game, "void", f"{_actor_name(actor)} voided the game: {why}")
     row = session.scalar(select(Pairing).where(Pairing.game_id == game.id))
     league = session.get(League, row.league_id) if row else None
     if row is not None:
@@ -341,7 +312,7 @@ def _league_games(session: Session, league: League) -> list[Game]:
     query = (
         select(Game)
         .join(Pairing, Pairing.game_id == Game.id)
-        .where(Pairing.league_id == league.id, Game.status == games.ACTIVE)
+        .where(Pairing.league_id == league.id, Game.status == GameStatus.ACTIVE)
         .order_by(Game.id)
     )
     return list(session.scalars(query))
@@ -357,10 +328,10 @@ def pause_league(
         raise Conflict(f"league {league.id} is already paused", "paused")
     league.paused = True
     for game in _league_games(session, league):
-        games.lock(session, game.id)
+        aggregate = games.load(session, game.id)
         if _open_pause(session, game) is None:
-            _pause(session, game, now)
-            _log(session, game, "paused", f"the league is paused: {why}")
+            _pause(session, aggregate, now)
+            aggregate.log("paused", f"the league is paused: {why}")
     audit(session, actor, "pause_league", why, league.id)
     return league
 
@@ -375,9 +346,9 @@ def resume_league(
         raise Conflict(f"league {league.id} is not paused", "not_paused")
     league.paused = False
     for game in _league_games(session, league):
-        games.lock(session, game.id)
-        if _resume(session, game, now):
-            _log(session, game, "resumed", f"the league is resumed: {why}")
+        aggregate = games.load(session, game.id)
+        if _resume(session, aggregate, now):
+            aggregate.log("resumed", f"the league is resumed: {why}")
     audit(session, actor, "resume_league", why, league.id)
     enqueue(session, leagues.ADVANCE_TASK, league.id)
     return league
@@ -414,13 +385,13 @@ def withdraw(
     for row in rows:
         if entry.id not in row.entries or row.game_id is None:
             continue
-        game = games.lock(session, row.game_id)
-        if game.status != games.ACTIVE:
+        aggregate = games.load(session, row.game_id)
+        if aggregate.game.status != GameStatus.ACTIVE:
             continue
         seat = row.entries.index(entry.id)
-        places = tuple(2 if s == seat else 1 for s in range(game.players))
+        places = tuple(2 if s == seat else 1 for s in range(aggregate.game.players))
         outcome = Outcome(places, f"{entry.player.name} withdrew from the league")
-        games._finish(session, game, games.state_of(game), outcome, now, "withdrawal")
+        games.finish(session, aggregate, outcome, ResolvedBy.WITHDRAWAL, now)
     audit(session, actor, "withdraw", why, league.id, detail={"player": entry.player_id})
     enqueue(session, leagues.ADVANCE_TASK, league.id)
     return league

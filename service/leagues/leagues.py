@@ -4,10 +4,10 @@ A round starts when the previous one is complete (every game decided or voided) 
 scheduled time, if the league has ``round_days``, has come; the format then pairs it (or says
 the league is over). Byes, sit-outs and games of a withdrawn player are settled at once;
 every other pairing creates its game, which mails the players. When a game ends,
-:func:`game_finished` (called from ``games._finish``) rates it, records the league result and
-queues :data:`ADVANCE_TASK`, which locks the league row and re-checks everything, so a doubled
-task or two games ending at once start the next round once. The beat sweep queues the same
-task for leagues due to start or advance.
+:func:`game_finished` (called from ``service.games.consequences``) rates it, records the
+league result and queues :data:`ADVANCE_TASK`, which locks the league row and re-checks
+everything, so a doubled task or two games ending at once start the next round once. The beat
+sweep queues the same task for leagues due to start or advance.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from engine import EngineError, Outcome
-from service import clock, games, hooks, players
+from service import clock, games, players
 from service.db import enqueue
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, from_engine
 from service.leagues import mail, ownership, ratings
@@ -532,12 +532,11 @@ def _finish_league(session: Session, league: League, now: datetime) -> None:
     mail.standings(session, league, league.round, standings_json(session, league), final=True)
 
 
-# -- the game-end hook --------------------------------------------------------------------
+# -- when a game ends (service.games.consequences) ----------------------------------------
 
 
-@hooks.on_game_finished
 def game_finished(session: Session, game: Game, outcome: Outcome, by: str, now: datetime) -> None:
-    """Called (through ``service.hooks``) in the transaction that ends a game: rate it,
+    """Called (by ``service.games.consequences``) in the transaction that ends a game: rate it,
     record its league result, and queue the league's next step."""
     kind = FORFEIT_BY.get(by)
     if kind != "withdrawal":

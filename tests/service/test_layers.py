@@ -1,6 +1,8 @@
 """The service's layers: ``service`` never imports ``workers`` (tasks leave through the port
 in ``service.db`` that ``workers.app`` plugs Celery into), and its modules import each other
-without circles (games tell leagues of a finished game through ``service.hooks``)."""
+without circles, but one: ``service.games.consequences`` hands a game's events to leagues and
+conditional moves, which build on games, importing them inside its function (issue 23: an
+explicit hand-off, nothing registered at import time)."""
 
 from __future__ import annotations
 
@@ -43,22 +45,39 @@ def test_no_service_module_imports_the_workers() -> None:
 
 def test_service_modules_import_each_other_without_circles() -> None:
     graph = imports()
-    circles = [sorted(c) for c in nx.simple_cycles(graph) if not set(c) <= TABLES]
+    circles = [
+        sorted(c) for c in nx.simple_cycles(graph) if not set(c) <= TABLES and HAND_OFF not in c
+    ]
     assert circles == []
 
 
-def test_leagues_hear_of_finished_games_through_the_hook() -> None:
-    import workers.tasks  # noqa: F401  (what a worker process imports)
-    from service import hooks
-    from service.leagues import leagues
-
-    assert leagues.game_finished in hooks._game_finished
+HAND_OFF = "service.games.consequences"
 
 
-def test_conditional_moves_hear_of_every_move_through_the_hook() -> None:
-    """Every way a move comes in (API, mail gateway, play page) loads the conditional moves."""
-    import workers.tasks  # noqa: F401  (the worker: the mail gateway)
-    from service import conditional, hooks
-    from service.app import create_app  # noqa: F401  (the web process: API and play page)
+def test_the_hand_off_imports_what_builds_on_games_only_inside_its_function() -> None:
+    """Importing ``service.games`` imports neither leagues nor conditional moves (issue 23)."""
+    tree = ast.parse((ROOT / "service/games/consequences.py").read_text())
+    on_top = {
+        node.module
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.module is not None
+    } | {
+        f"{node.module}.{alias.name}"
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    assert not on_top & {"service.leagues.leagues", "service.leagues", "service.conditional"}
+    assert not (ROOT / "service/hooks.py").exists()
 
-    assert conditional.after_step in hooks._move_played
+
+def test_every_game_event_consumer_is_listed_in_the_hand_off() -> None:
+    """Leagues hear of a finished game, conditional moves of every move, from one place."""
+    text = (ROOT / "service/games/consequences.py").read_text()
+    for consumer in (
+        "leagues.game_finished",
+        "conditional.after_step",
+        "chain.append_all",
+        "notify.",
+    ):
+        assert consumer in text

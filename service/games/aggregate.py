@@ -1,0 +1,626 @@
+"""One locked game: the only code that writes Game, Turn, Order, Step and LogEntry rows (issue 23).
+
+:class:`LockedGame` holds the locked game row, its seats with their players (addresses and
+vacations: the deadline and every mail need them), the engine state and the open turn, all
+read in a few statements when it is loaded. Each public method checks, writes the rows and
+returns typed events (:mod:`service.games.events`); it sends nothing and tells nobody: the
+caller hands the events to :mod:`service.games.consequences` once the rows are written.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session, joinedload, selectinload
+
+import engine
+from engine import EngineError, Event, Outcome, State
+from service import clock, receipts
+from service.errors import BadRequest, Conflict, Forbidden, NotFound, from_engine
+from service.games.events import (
+    DeadlineChanged,
+    DiceRolled,
+    DrawNews,
+    GameEnded,
+    GameEvent,
+    Moved,
+    OrdersRevealed,
+    OrdersSealed,
+    OrdersWithdrawn,
+    Started,
+    TurnReady,
+    TurnResolved,
+)
+from service.models import (
+    Game,
+    GameStatus,
+    LogEntry,
+    Order,
+    OrderStatus,
+    Player,
+    ResolvedBy,
+    Seat,
+    Step,
+    Turn,
+)
+
+Events = list[GameEvent]
+
+
+def dice() -> Any:
+    """The fair dice module (``engine/dice.py``)."""
+    from engine import dice  # type: ignore[attr-defined,unused-ignore]
+
+    return dice
+
+
+def has_dice(state: State) -> bool:
+    return type(state).chance_outcomes is not State.chance_outcomes
+
+
+def result_text(game: Game) -> str:
+    result = game.result or {}
+    return f"{result.get('result', '?')} ({result.get('reason', '')})"
+
+
+def game_over(game: Game) -> Conflict:
+    """The one refusal of an action on a game that has ended."""
+    return Conflict(f"game {game.id} is over: {result_text(game)}", "game_over")
+
+
+def state_of(game: Game) -> State:
+    return engine.state_from_json(game.state)
+
+
+def seat_of(game: Game, player: Player | None) -> int | None:
+    if player is None:
+        return None
+    return next((seat.seat for seat in game.seats if seat.player_id == player.id), None)
+
+
+def seated(game: Game, player: Player) -> int:
+    seat = seat_of(game, player)
+    if seat is None:
+        raise Forbidden(f"{player.name} does not play in game {game.id}")
+    return seat
+
+
+def current_turn(session: Session, game: Game) -> Turn | None:
+    return session.scalar(select(Turn).where(Turn.game_id == game.id, Turn.number == game.turn))
+
+
+def losing(game: Game, seat: int, reason: str) -> Outcome:
+    """The seat loses; with more than two seats the others share first place."""
+    return Outcome(tuple(2 if s == seat else 1 for s in range(game.players)), reason)
+
+
+def lock_row(session: Session, game_id: int) -> Game:
+    """The game row locked for this transaction and freshly read, with its seats and seated
+    players (one statement), their addresses and vacations (two more)."""
+    query = (
+        select(Game)
+        .where(Game.id == game_id)
+        .options(
+            joinedload(Game.seats)
+            .joinedload(Seat.player)
+            .options(selectinload(Player.emails), selectinload(Player.vacations))
+        )
+        .with_for_update(key_share=True, of=Game)
+        .execution_options(populate_existing=True)
+    )
+    game = session.scalars(query).unique().one_or_none()
+    if game is None:
+        raise NotFound(f"there is no game {game_id}")
+    return game
+
+
+class LockedGame:
+    """A game whose row this transaction has locked; see the module's docstring."""
+
+    def __init__(self, session: Session, game: Game) -> None:
+        self.session = session
+        self.game = game
+        self.state = state_of(game) if game.state else None
+        self.turn = current_turn(session, game) if game.turn else None
+        self._steps: int | None = None  # the number of step rows, read once when needed
+        self._moves: list[str] | None = None  # the move texts so far (the dice's input)
+
+    @classmethod
+    def load(cls, session: Session, game_id: int) -> LockedGame:
+        return cls(session, lock_row(session, game_id))
+
+    @classmethod
+    def new(cls, session: Session, game: Game) -> LockedGame:
+        """A game row just added to the session (``create``, an import)."""
+        session.flush()
+        return cls(session, game)
+
+    # -- rows, each built in one place --------------------------------------------------
+
+    def log(self, kind: str, text: str, seat: int | None = None) -> None:
+        self.session.add(
+            LogEntry(game_id=self.game.id, turn=self.game.turn, kind=kind, seat=seat, text=text)
+        )
+
+    def _order(
+        self,
+        seat: int,
+        text: str,
+        parsed: str,
+        channel: str,
+        status: OrderStatus,
+        now: datetime,
+        *,
+        player_id: int | None,
+        sealed: bool,
+        receipt: str | None = None,
+        salt: str | None = None,
+    ) -> Order:
+        order = Order(
+            game_id=self.game.id,
+            turn=self.game.turn,
+            seat=seat,
+            player_id=player_id,
+            text=text,
+            parsed=parsed,
+            channel=channel,
+            sealed=sealed,
+            status=status,
+            receipt=receipt,
+            receipt_salt=salt,
+            created_at=now,
+        )
+        self.session.add(order)
+        return order
+
+    def _step(self, kind: str, seat: int | None, text: str) -> None:
+        if self._steps is None:
+            count = select(func.count()).select_from(Step).where(Step.game_id == self.game.id)
+            self._steps = self.session.scalar(count) or 0
+        self.session.add(
+            Step(
+                game_id=self.game.id,
+                number=self._steps,
+                turn=self.game.turn,
+                kind=kind,
+                seat=seat,
+                text=text,
+            )
+        )
+        self._steps += 1
+        if kind == "move" and self._moves is not None:
+            self._moves.append(text)
+
+    def _history(self) -> list[str]:
+        if self._moves is None:
+            query = select(Step.text).where(Step.game_id == self.game.id, Step.kind == "move")
+            self._moves = list(self.session.scalars(query.order_by(Step.number)))
+        return self._moves
+
+    def _retire(self, status: OrderStatus, seats: Sequence[int] | None = None) -> None:
+        """The current orders of this turn (of ``seats``) get ``status``: one statement."""
+        query = update(Order).where(
+            Order.game_id == self.game.id,
+            Order.turn == self.game.turn,
+            Order.status == OrderStatus.CURRENT,
+        )
+        if seats is not None:
+            query = query.where(Order.seat.in_(list(seats)))
+        self.session.execute(
+            query.values(status=status), execution_options={"synchronize_session": "fetch"}
+        )
+
+    # -- checks ------------------------------------------------------------------------
+
+    def _active(self) -> State:
+        if self.game.status != GameStatus.ACTIVE or self.state is None:
+            raise game_over(self.game)
+        return self.state
+
+    def check_turn(self, seen: Any) -> State:
+        """Refuse a request made against a turn that has moved on, saying what changed."""
+        game, state = self.game, self._active()
+        if isinstance(seen, bool) or not isinstance(seen, int):
+            raise BadRequest("send the turn number you saw as 'turn' (a whole number)")
+        if seen == game.turn:
+            return state
+        if seen > game.turn or seen < 1:
+            raise Conflict(f"there is no turn {seen} yet; it is turn {game.turn}", "turn_mismatch")
+        turns = self.session.scalars(
+            select(Turn)
+            .where(Turn.game_id == game.id, Turn.number >= seen, Turn.number < game.turn)
+            .order_by(Turn.number)
+        ).all()
+        happened = "; ".join(event["text"] for turn in turns for event in turn.events)
+        raise Conflict(
+            f"turn {seen} is over, it is now turn {game.turn} ({state.status()}). "
+            f"Since then: {happened or 'nothing to report'}",
+            "turn_moved_on",
+        )
+
+    # -- starting ----------------------------------------------------------------------
+
+    def start(self, state: State, actor: Player, title: str, now: datetime) -> Events:
+        """The new game's first rows: the log, its first dice and its first turn."""
+        game = self.game
+        if has_dice(state):
+            game.seed = secrets.token_bytes(32)
+            game.commitment = dice().commitment(game.seed)
+        out: Events = [Started(state)]
+        self.log("created", f"{actor.name} created a game of {title}")
+        if game.start_position is not None:
+            self.log("position", f"Started from the position {game.start_position}")
+        return out + self._advance(state, (), now, ResolvedBy.START)
+
+    # -- moves and orders --------------------------------------------------------------
+
+    def submit(self, player: Player, seen: Any, text: str, channel: str, now: datetime) -> Events:
+        """Play a move (alternating games) or submit/replace sealed orders (sealed turns)."""
+        seat = seated(self.game, player)
+        state = self.check_turn(seen)
+        if not state.simultaneous:
+            return self.play(seat, player, text, channel, now)
+        try:
+            new = state.submit(seat, text)
+        except EngineError as error:
+            raise from_engine(error) from error
+        game = self.game
+        parsed = new.format(new.orders_of(seat))
+        self._retire(OrderStatus.REPLACED, [seat])
+        salt = secrets.token_hex(16)
+        receipt = receipts.receipt(game.id, game.turn, seat, parsed, salt)
+        self._order(
+            seat, text, parsed, channel, OrderStatus.CURRENT, now,
+            player_id=player.id, sealed=True, receipt=receipt, salt=salt,
+        )  # fmt: skip
+        game.state, self.state = new.to_json(), new
+        name = new.game.seat_names[seat]
+        self.log("orders", f"{name} submitted sealed orders (receipt {receipt})", seat)
+        return [OrdersSealed(game.turn, seat, receipt), *self._ready_event()]
+
+    def play(
+        self,
+        seat: int,
+        player: Player,
+        text: str,
+        channel: str,
+        now: datetime,
+        note: Event | None = None,
+    ) -> Events:
+        """Apply an alternating move of ``seat`` (``note``: an event told before its own)."""
+        state, game = self._active(), self.game
+        try:
+            resolution = state.play(seat, text)
+            parsed = state.format(state.parse(seat, text))
+        except EngineError as error:
+            raise from_engine(error) from error
+        self._order(
+            seat, text, parsed, channel, OrderStatus.PLAYED, now, player_id=player.id, sealed=False
+        )
+        self._step("move", seat, parsed)
+        out: Events = [Moved(game.turn, seat, parsed, channel)]
+        seat_row = game.seats[seat]
+        seat_row.missed = 0
+        bank = game.time_control["bank"]
+        if bank and self.turn is not None and self.turn.deadline is not None:
+            left = max(0.0, (self.turn.deadline - now).total_seconds())
+            seat_row.bank_seconds = min(
+                left + bank["increment_days"] * 86400, bank["max_days"] * 86400
+            )
+        told = (note, *resolution.events) if note is not None else resolution.events
+        return out + self._advance(resolution.state, told, now, ResolvedBy.MOVE)
+
+    def withdraw(self, player: Player, seen: Any) -> Events:
+        seat = seated(self.game, player)
+        state = self.check_turn(seen)
+        if not state.simultaneous or state.orders_of(seat) is None:
+            raise Conflict("you have no sealed orders in this turn to withdraw", "no_orders")
+        self.state = state.withdraw(seat)
+        self.game.state = self.state.to_json()
+        self._retire(OrderStatus.WITHDRAWN, [seat])
+        self.log("withdrawn", f"{state.game.seat_names[seat]} withdrew their orders", seat)
+        return [OrdersWithdrawn(self.game.turn, seat)]
+
+    def wait(self, player: Player, seen: Any, wait: bool) -> Events:
+        """A seat may hold a sealed turn open until the deadline even once everyone is in."""
+        seat = seated(self.game, player)
+        state = self.check_turn(seen)
+        turn = self.turn
+        if not state.simultaneous or turn is None:
+            raise Conflict("only sealed turns wait for their deadline", "not_sealed")
+        others = [s for s in turn.waiting if s != seat]
+        turn.waiting = sorted([*others, seat]) if wait else others
+        return self._ready_event()
+
+    def ready(self) -> bool:
+        turn, state = self.turn, self.state
+        if turn is None or state is None:
+            return False
+        return not turn.waiting and set(state.to_act) <= set(state.submitted())
+
+    def _ready_event(self) -> Events:
+        return [TurnReady(self.game.turn)] if self.ready() else []
+
+    # -- resolving ---------------------------------------------------------------------
+
+    def resolve(self, number: int, now: datetime) -> Events | None:
+        """Resolve turn ``number`` if it is due (everyone in, or the deadline passed), once
+        only; None when it is not (or no longer) due."""
+        game, turn, state = self.game, self.turn, self.state
+        if game.status != GameStatus.ACTIVE or game.turn != number or turn is None:
+            return None
+        if turn.resolved_at is not None or state is None:
+            return None
+        due = turn.deadline is not None and turn.deadline <= now
+        if not state.simultaneous:
+            if not due:
+                return None
+            seat = state.to_act[0]
+            reason = f"{state.game.seat_names[seat]} lost on time"
+            return self.finish(losing(game, seat, reason), now, ResolvedBy.TIME)
+        if not (self.ready() or due):
+            return None
+        missing = [seat for seat in state.to_act if seat not in state.submitted()]
+        forfeit_after = game.time_control["forfeit_after"]
+        for seat in state.to_act:
+            game.seats[seat].missed = game.seats[seat].missed + 1 if seat in missing else 0
+            if forfeit_after and game.seats[seat].missed >= forfeit_after:
+                reason = (
+                    f"{state.game.seat_names[seat]} forfeited after {forfeit_after} missed turns"
+                )
+                return self.finish(losing(game, seat, reason), now, ResolvedBy.FORFEIT)
+        current = self.session.scalars(
+            select(Order)
+            .where(
+                Order.game_id == game.id,
+                Order.turn == game.turn,
+                Order.status == OrderStatus.CURRENT,
+                Order.seat.in_(list(state.to_act)),
+            )
+            .order_by(Order.id)
+        ).all()
+        sent = {order.seat: order for order in current}  # the newest per seat
+        for row in current:
+            row.status = OrderStatus.RESOLVED
+        told: list[Event] = []
+        out: Events = []
+        for seat in state.to_act:
+            action = state.orders_of(seat)
+            order: Order | None = sent.get(seat)
+            if action is None:
+                action = state.default_action(seat)
+                parsed = state.format(action)
+                self._order(
+                    seat, parsed, parsed, "deadline", OrderStatus.DEFAULT, now,
+                    player_id=None, sealed=True,
+                )  # fmt: skip
+                name = state.game.seat_names[seat]
+                told.append(
+                    Event(f"{name} sent no orders and got the default: {parsed}", "default", seat)
+                )
+                order = None
+            text = state.format(action)
+            self._step("move", seat, text)
+            salt, receipt = (order.receipt_salt, order.receipt) if order else (None, None)
+            out.append(OrdersRevealed(game.turn, seat, text, salt, receipt))
+        resolution = state.resolve()
+        by = ResolvedBy.DEADLINE if missing else ResolvedBy.ORDERS
+        return out + self._advance(resolution.state, [*told, *resolution.events], now, by)
+
+    def _roll_dice(self, state: State, told: list[Event], out: Events) -> tuple[State, list[Event]]:
+        game = self.game
+        while not state.is_over and state.chance_outcomes():
+            if game.seed is None:
+                game.seed = secrets.token_bytes(32)
+                game.commitment = dice().commitment(game.seed)
+            game.rolls += 1  # rolls are numbered from 1 (engine/dice.py, step 2)
+            outcome = dice().roll(
+                game.seed, str(game.id), game.rolls, self._history(), state.chance_outcomes()
+            )
+            out.append(DiceRolled(game.turn, game.rolls, outcome))
+            self._step("chance", None, outcome)
+            resolution = state.apply_chance(outcome)
+            state, told = resolution.state, [*told, *resolution.events]
+        return state, told
+
+    def _advance(
+        self, state: State, events: Sequence[Event], now: datetime, by: ResolvedBy
+    ) -> Events:
+        """After a step: roll any dice due, close this turn, then finish or open the next."""
+        game, out = self.game, list[GameEvent]()
+        state, told = self._roll_dice(state, list(events), out)
+        if self.turn is not None:
+            self.turn.resolved_at, self.turn.resolved_by = now, by
+            self.turn.events = [event.to_json() for event in told]
+        for event in told:
+            self.log(event.kind, event.text, event.seat)
+        game.draw_offers = self._standing_offers(state)
+        game.state, self.state = state.to_json(), state
+        if state.outcome is not None:
+            out.append(TurnResolved(game.turn, by, state, tuple(told), None))
+            return out + self.finish(state.outcome, now, by)
+        game.turn += 1
+        self.turn = Turn(
+            game_id=game.id,
+            number=game.turn,
+            to_act=list(state.to_act),
+            state=game.state,
+            phase="sealed" if state.simultaneous else "move",
+            started_at=now,
+            deadline=self._deadline(state, now),
+            waiting=[],
+            reminders_sent=[],
+            events=[],
+        )
+        self.session.add(self.turn)
+        out.append(TurnResolved(game.turn - 1, by, state, tuple(told), game.turn))
+        return out
+
+    def _deadline(self, state: State, now: datetime) -> datetime:
+        control = self.game.time_control
+        seats = {seat.seat: seat for seat in self.game.seats}
+        away = [
+            clock.vacation_end([(v.starts, v.ends) for v in seats[s].player.vacations], now)
+            for s in state.to_act
+        ]
+        start = max([now, *(end for end in away if end is not None)])
+        bank = seats[state.to_act[0]].bank_seconds if not state.simultaneous else None
+        days = bank / 86400 if bank is not None else control["days"]
+        return clock.add_days(start, days, control["skip_weekends"])
+
+    def _standing_offers(self, state: State) -> list[int]:
+        """Offers that outlive a step: those of seats not to act next. An offer made with a
+        move stands until the opponent has answered or moved; every other offer lapses."""
+        if state.simultaneous or state.outcome is not None:
+            return []
+        return [seat for seat in self.game.draw_offers if seat not in state.to_act]
+
+    # -- ending ------------------------------------------------------------------------
+
+    def finish(self, outcome: Outcome, now: datetime, by: str) -> Events:
+        """End the running game with ``outcome`` (a move, resignation, draw, time, forfeit, a
+        director's result)."""
+        state, game, turn = self._active(), self.game, self.turn
+        if turn is not None and turn.resolved_at is None:
+            turn.resolved_at, turn.resolved_by = now, by
+            turn.events = [Event(outcome.reason, "end").to_json()]
+        self._retire_all(OrderStatus.VOID)
+        game.status, game.result, game.finished_at = GameStatus.FINISHED, outcome.to_json(), now
+        self.log("end", f"Game over: {outcome.result} ({outcome.reason})")
+        return [GameEnded(game.turn, outcome, by, state, now)]
+
+    def _retire_all(self, status: OrderStatus) -> None:
+        self.session.execute(
+            update(Order)
+            .where(Order.game_id == self.game.id, Order.status == OrderStatus.CURRENT)
+            .values(status=status),
+            execution_options={"synchronize_session": "fetch"},
+        )
+
+    def resign(self, player: Player, now: datetime) -> Events:
+        seat = seated(self.game, player)
+        state = self._active()
+        reason = f"{state.game.seat_names[seat]} resigned"
+        return self.finish(losing(self.game, seat, reason), now, ResolvedBy.RESIGN)
+
+    def draw(self, player: Player, action: str, now: datetime) -> Events:
+        """``offer``, ``accept``, ``decline`` or ``withdraw`` a draw (see ``games.draw``)."""
+        game = self.game
+        seat = seated(game, player)
+        state = self._active()
+        name = state.game.seat_names[seat]
+        offers = list(game.draw_offers)
+        others = [s for s in offers if s != seat]
+        if action == "offer" and seat in offers:
+            raise Conflict("you have already offered a draw in this turn", "already_offered")
+        if action in ("accept", "decline") and not others:
+            raise Conflict(f"there is no draw offer to {action}", "no_offer")
+        if action not in ("offer", "accept", "decline", "withdraw"):
+            raise BadRequest("action must be offer, accept, decline or withdraw")
+        if action == "withdraw" and seat not in offers:
+            raise Conflict("you have no draw offer to withdraw", "no_offer")
+        if action in ("decline", "withdraw"):
+            game.draw_offers = [] if action == "decline" else others
+            verb = "declined the draw offer" if action == "decline" else "withdrew their draw offer"
+            self.log("draw", f"{name} {verb}", seat)
+            return [DrawNews(player, seat, verb, tuple(offers))]
+        game.draw_offers = sorted([*offers, seat])
+        verb = "offered" if action == "offer" and not others else "accepted"
+        self.log("draw", f"{name} {verb} a draw", seat)
+        if len(game.draw_offers) == game.players:
+            outcome = Outcome.draw(game.players, "draw by agreement")
+            return self.finish(outcome, now, ResolvedBy.DRAW)
+        return [DrawNews(player, seat, f"{verb} a draw", tuple(offers))]
+
+    def correct_result(self, outcome: Outcome, why: str) -> Events:
+        """A director corrects the result of a finished game."""
+        before = (self.game.result or {}).get("result")
+        self.game.result = outcome.to_json()
+        self.log("corrected", f"Result corrected from {before} to {outcome.result}: {why}")
+        return []
+
+    def void(self, result: dict[str, Any], text: str, now: datetime) -> Events:
+        """A director voids the game: it counts for nobody."""
+        game, turn = self.game, self.turn
+        if turn is not None and turn.resolved_at is None:
+            turn.resolved_at, turn.resolved_by = now, ResolvedBy.VOID
+        self._retire_all(OrderStatus.VOID)
+        game.status, game.finished_at = GameStatus.VOID, game.finished_at or now
+        game.result = result
+        self.log("void", text)
+        return []
+
+    # -- deadlines ---------------------------------------------------------------------
+
+    def set_deadline(self, actor: str, when: datetime) -> Events:
+        """A director moves the open turn's deadline; the seats still owing are told."""
+        state, turn = self._active(), self.turn
+        if turn is None:
+            raise game_over(self.game)
+        turn.deadline = when
+        self.log("deadline", f"{actor} set the deadline to {when.isoformat()}")
+        owing = set(turn.to_act) - set(state.submitted())
+        players = tuple(seat.player for seat in self.game.seats if seat.seat in owing)
+        return [DeadlineChanged(self.game.turn, when, actor, players)]
+
+    def push_deadline(self, player: Player, ends: datetime, now: datetime) -> Events:
+        """A vacation: move the open deadline back if it concerns the player on leave."""
+        turn, seat = self.turn, seat_of(self.game, player)
+        if turn is None or turn.deadline is None or turn.resolved_at is not None:
+            return []
+        if turn.phase == "sealed" or seat in turn.to_act:
+            turn.deadline += max(timedelta(0), ends - now)
+        self.log("vacation", f"{player.name} is on vacation until {ends.isoformat()}", seat)
+        return [DeadlineChanged(self.game.turn, turn.deadline)]
+
+    def open_deadline(self) -> datetime | None:
+        """The open turn's deadline (None when there is none, or the turn is resolved)."""
+        turn = self.turn
+        return turn.deadline if turn is not None and turn.resolved_at is None else None
+
+    def hold_clock(self, now: datetime) -> float | None:
+        """A pause: lift the open turn's deadline; the seconds that were left (or None)."""
+        turn = self.turn
+        if turn is None or turn.deadline is None:
+            return None
+        remaining = max(0.0, (turn.deadline - now).total_seconds())
+        turn.deadline = None
+        return remaining
+
+    def restart_clock(self, paused_turn: int, remaining: float | None, now: datetime) -> None:
+        """A resume: give the paused turn back the time it had left, from now."""
+        turn, game = self.turn, self.game
+        same_turn = game.status == GameStatus.ACTIVE and game.turn == paused_turn
+        if same_turn and turn and turn.resolved_at is None and turn.deadline is None:
+            turn.deadline = None if remaining is None else now + timedelta(seconds=remaining)
+
+    def extend_deadline(self, days: float) -> datetime | None:
+        """Add ``days`` to the open deadline; the new deadline, or None when there is none."""
+        turn = self.turn
+        if turn is None or turn.deadline is None:
+            return None
+        turn.deadline += timedelta(days=days)
+        return turn.deadline
+
+    def due_now(self, now: datetime) -> int:
+        """Make the open sealed turn due now (a director's process-now); its number."""
+        turn = self.turn
+        if self.game.status != GameStatus.ACTIVE or turn is None or turn.phase != "sealed":
+            raise Conflict(f"game {self.game.id} has no sealed turn open", "not_sealed")
+        turn.deadline = now
+        return turn.number
+
+    def replace_seat(self, seat: Seat, substitute: Player, text: str) -> None:
+        seat.player_id, seat.player, seat.missed = substitute.id, substitute, 0
+        self.log("replaced", text)
+
+    # -- reminders ---------------------------------------------------------------------
+
+    def note_reminders(self, hours: Sequence[float]) -> None:
+        turn = self.turn
+        if turn is not None:
+            turn.reminders_sent = sorted({*turn.reminders_sent, *hours})

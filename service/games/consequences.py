@@ -1,0 +1,127 @@
+"""What follows from a game's events, all in one place (issue 23; this replaced ``hooks.py``).
+
+After a :class:`~service.games.aggregate.LockedGame` method has written the game's rows, the
+unit of work passes its events here, in the same transaction, and each consumer reacts in
+this order:
+
+1. the chain (``service.chain``): one link per step, director act and end, in event order,
+   written first because every mail names the newest link;
+2. the resolve task, when a sealed turn is complete;
+3. notifications (``service.notify``): turn results, the end, draw news, new deadlines;
+4. leagues (``service.leagues.leagues.game_finished``): rate the game, record the result,
+   queue the league's next step;
+5. conditional moves (``service.conditional.after_step``), after an alternating move a
+   player sent: they may answer it at once (their answers come back here, without step 5).
+
+Leagues and conditional moves build on ``service.games``; they are imported inside
+:func:`hand_off`, not at the top, so that importing ``service.games`` does not import them
+(the only import circle of the service, and it is this one on purpose: see
+``tests/service/test_layers.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from service import chain, notify
+from service.db import enqueue
+from service.games import queries
+from service.games.events import (
+    DeadlineChanged,
+    DiceRolled,
+    DrawNews,
+    GameEnded,
+    GameEvent,
+    Moved,
+    OrdersRevealed,
+    Started,
+    TurnReady,
+    TurnResolved,
+)
+from service.models import Game
+
+RESOLVE_TASK = "pbem.resolve_turn"
+
+
+def hand_off(
+    session: Session,
+    game: Game,
+    events: Sequence[GameEvent],
+    now: datetime,
+    *,
+    answers: bool = True,
+) -> None:
+    """Every consequence of ``events``; ``answers``: let conditional moves answer a move."""
+    if not events:
+        return
+    _chain(session, game, events)
+    for event in events:
+        if isinstance(event, TurnReady):
+            enqueue(session, RESOLVE_TASK, game.id, event.turn)
+    _notify(session, game, events)
+    ended = [event for event in events if isinstance(event, GameEnded)]
+    if ended:
+        # leagues import games: imported here, when a game ends, not when games is imported
+        from service.leagues import leagues
+
+        for end in ended:
+            leagues.game_finished(session, game, end.outcome, end.by, end.at)
+    if answers and any(isinstance(event, Moved) for event in events):
+        # conditional moves build on games (they play through it): imported here for that
+        from service import conditional
+
+        conditional.after_step(session, game, now)
+
+
+def _chain(session: Session, game: Game, events: Sequence[GameEvent]) -> None:
+    links: list[tuple[str, dict[str, Any]]] = []
+    for event in events:
+        if isinstance(event, Started):
+            links.append(("start", chain.start_data(game)))
+        elif isinstance(event, Moved):
+            links.append(("move", {"turn": event.turn, "seat": event.seat, "text": event.text}))
+        elif isinstance(event, OrdersRevealed):
+            data = {"seat": event.seat, "text": event.text, "salt": event.salt}
+            links.append(("orders", {"turn": event.turn, **data, "receipt": event.receipt}))
+        elif isinstance(event, DiceRolled):
+            links.append(
+                ("roll", {"turn": event.turn, "roll": event.roll, "outcome": event.outcome})
+            )
+        elif isinstance(event, DeadlineChanged) and event.actor is not None:
+            detail = event.deadline.isoformat() if event.deadline else None
+            links.append(("director", chain.director_data(event.actor, "deadline", detail)))
+        elif isinstance(event, GameEnded):
+            links.append(
+                (
+                    "end",
+                    {"turn": event.turn, **chain.end_data(game, event.by, event.outcome.to_json())},
+                )
+            )
+    if links:
+        chain.append_all(session, game, links)
+
+
+def _notify(session: Session, game: Game, events: Sequence[GameEvent]) -> None:
+    for event in events:
+        if isinstance(event, Started):
+            notify.started(session, game, event.state)
+        elif isinstance(event, TurnResolved) and event.opened is not None and event.by != "start":
+            notify.turn_result(session, game, event.state, event.told, event.number)
+        elif isinstance(event, GameEnded):
+            reason = f"{event.outcome.result} ({event.outcome.reason})"
+            notify.ended(
+                session,
+                game,
+                event.state,
+                reason,
+                lambda reader: queries.text_record(session, game, reader),
+            )
+        elif isinstance(event, DeadlineChanged) and event.deadline is not None:
+            for player in event.owing:
+                notify.your_turn(session, game, player, event.deadline)
+        elif isinstance(event, DrawNews):
+            notify.draw_news(session, game, event.player, event.seat, event.news, event.offers)
