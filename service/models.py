@@ -189,6 +189,13 @@ class Game(Base):
     """Set when a director started the game from a position (migration 0006)."""
 
     seats: Mapped[list[Seat]] = relationship(order_by="Seat.seat", back_populates="game")
+    open_turn: Mapped[Turn | None] = relationship(
+        primaryjoin="and_(Game.id == foreign(Turn.game_id), Game.turn == foreign(Turn.number))",
+        viewonly=True,
+        uselist=False,
+    )
+    """The row of turn ``Game.turn``, read with the locked game (``service.games.aggregate``);
+    view-only: a turn the transaction opens is not seen here until the game is read again."""
 
 
 class Seat(Base):

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
-from sqlalchemy.orm import Session, joinedload, selectinload
+from sqlalchemy import Select, func, select, update
+from sqlalchemy.orm import Session, joinedload
 
 import engine
 from engine import EngineError, Event, Outcome, State
@@ -99,39 +99,47 @@ def losing(game: Game, seat: int, reason: str) -> Outcome:
 
 
 def lock_row(session: Session, game_id: int) -> Game:
-    """The game row locked for this transaction and freshly read, with its seats and seated
-    players (one statement), their addresses and vacations (two more)."""
-    query = (
-        select(Game)
-        .where(Game.id == game_id)
-        .options(
-            joinedload(Game.seats)
-            .joinedload(Seat.player)
-            .options(selectinload(Player.emails), selectinload(Player.vacations))
-        )
-        .with_for_update(key_share=True, of=Game)
-        .execution_options(populate_existing=True)
-    )
-    game = session.scalars(query).unique().one_or_none()
+    """The game row locked for this transaction and freshly read, with its open turn, seats,
+    seated players and their addresses and vacations, in one statement (a game has a few
+    seats, a player one or two addresses and vacations: the joined rows stay few)."""
+    game: Game | None = session.scalars(_locking(game_id)).unique().one_or_none()
     if game is None:
         raise NotFound(f"there is no game {game_id}")
     return game
 
 
+def _locking(game_id: int) -> Select[Any]:
+    player = joinedload(Game.seats).joinedload(Seat.player)
+    return (
+        select(Game)
+        .where(Game.id == game_id)
+        .options(
+            joinedload(Game.open_turn),
+            player.joinedload(Player.emails),
+            player.joinedload(Player.vacations),
+        )
+        .with_for_update(key_share=True, of=Game)
+        .execution_options(populate_existing=True)
+    )
+
+
 class LockedGame:
     """A game whose row this transaction has locked; see the module's docstring."""
 
-    def __init__(self, session: Session, game: Game) -> None:
+    def __init__(self, session: Session, game: Game, turn: Turn | None = None) -> None:
         self.session = session
         self.game = game
         self.state = state_of(game) if game.state else None
-        self.turn = current_turn(session, game) if game.turn else None
+        if turn is None and game.turn:
+            turn = current_turn(session, game)
+        self.turn = turn
         self._steps: int | None = None  # the number of step rows, read once when needed
         self._moves: list[str] | None = None  # the move texts so far (the dice's input)
 
     @classmethod
     def load(cls, session: Session, game_id: int) -> LockedGame:
-        return cls(session, lock_row(session, game_id))
+        game = lock_row(session, game_id)
+        return cls(session, game, game.open_turn)
 
     @classmethod
     def new(cls, session: Session, game: Game) -> LockedGame:
