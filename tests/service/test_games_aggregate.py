@@ -1,0 +1,190 @@
+"""Issue 23: a locked game (``service.games.aggregate.LockedGame``) is the one writer of a
+game's rows; each method returns typed events and tells nobody itself: the chain, mail,
+leagues and conditional moves follow from ``service.games.consequences.hand_off``."""
+
+from __future__ import annotations
+
+import ast
+from datetime import timedelta
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from service import db, games, players
+from service.games.aggregate import LockedGame
+from service.games.events import (
+    DeadlineChanged,
+    DiceRolled,
+    DrawNews,
+    GameEnded,
+    Moved,
+    OrdersRevealed,
+    OrdersSealed,
+    OrdersWithdrawn,
+    TurnReady,
+    TurnResolved,
+)
+from service.models import (
+    ChainLink,
+    GameStatus,
+    Order,
+    OrderStatus,
+    Outbox,
+    Player,
+    ResolvedBy,
+    utcnow,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def two_players(database: db.Database) -> tuple[int, int]:
+    with database.transaction() as session:
+        a, _ = players.create(session, None, {"name": "Ann", "emails": ["ann@example.org"]})
+        b, _ = players.create(session, None, {"name": "Ben", "emails": ["ben@example.org"]})
+        return a.id, b.id
+
+
+def new_game(database: db.Database, name: str) -> tuple[int, int, int]:
+    a, b = two_players(database)
+    with database.transaction() as session:
+        game = games.create(session, session.get_one(Player, a), {"game": name, "seats": [a, b]})
+        return game.id, a, b
+
+
+def kinds(events: list[object]) -> list[str]:
+    return [type(event).__name__ for event in events]
+
+
+def test_a_move_returns_moved_and_turn_resolved_and_hands_off_nothing_itself(
+    database: db.Database,
+) -> None:
+    game_id, a, _b = new_game(database, "countdown")
+    with database.transaction() as session:
+        links = session.scalar(select(func.count()).select_from(ChainLink)) or 0
+        mails = session.scalar(select(func.count()).select_from(Outbox)) or 0
+        aggregate = LockedGame.load(session, game_id)
+        events = aggregate.submit(session.get_one(Player, a), 1, "take 2", "api", utcnow())
+        assert kinds(events) == ["Moved", "TurnResolved"]
+        moved, resolved = events
+        assert isinstance(moved, Moved) and (moved.turn, moved.seat, moved.text) == (1, 0, "take 2")
+        assert isinstance(resolved, TurnResolved)
+        assert (resolved.number, resolved.by, resolved.opened) == (1, ResolvedBy.MOVE, 2)
+        # the rows are written; the chain and the mail wait for the hand-off
+        assert aggregate.game.turn == 2
+        assert session.scalar(select(func.count()).select_from(ChainLink)) == links
+        assert session.scalar(select(func.count()).select_from(Outbox)) == mails
+        games.apply(session, aggregate, events, utcnow())
+        assert session.scalar(select(func.count()).select_from(ChainLink)) == links + 1
+        assert (session.scalar(select(func.count()).select_from(Outbox)) or 0) > mails
+
+
+def test_sealed_orders_events_from_sealing_to_resolution(database: db.Database) -> None:
+    game_id, a, b = new_game(database, "duel")
+    now = utcnow()
+    with database.transaction() as session:
+        ann, ben = session.get_one(Player, a), session.get_one(Player, b)
+        aggregate = LockedGame.load(session, game_id)
+        first = aggregate.submit(ann, 1, "3", "api", now)
+        assert kinds(first) == ["OrdersSealed"]
+        assert isinstance(first[0], OrdersSealed) and first[0].seat == 0
+        assert kinds(aggregate.withdraw(ann, 1)) == ["OrdersWithdrawn"]
+        aggregate.submit(ann, 1, "2", "api", now)
+        both = aggregate.submit(ben, 1, "1", "api", now)
+        assert kinds(both) == ["OrdersSealed", "TurnReady"]
+        assert isinstance(both[1], TurnReady) and both[1].turn == 1
+        resolved = aggregate.resolve(1, now)
+        assert resolved is not None
+        assert kinds(resolved) == ["OrdersRevealed", "OrdersRevealed", "TurnResolved"]
+        revealed = [e for e in resolved if isinstance(e, OrdersRevealed)]
+        receipts = {e.seat: e.receipt for e in first + both if isinstance(e, OrdersSealed)}
+        assert [(e.seat, e.text) for e in revealed] == [(0, "2"), (1, "1")]
+        assert revealed[1].receipt == receipts[1] and revealed[1].salt
+        assert aggregate.resolve(1, now) is None  # once only
+        statuses = session.scalars(
+            select(Order.status).where(Order.game_id == game_id).order_by(Order.id)
+        ).all()
+        assert statuses == [OrderStatus.WITHDRAWN, OrderStatus.RESOLVED, OrderStatus.RESOLVED]
+        assert isinstance(first[0], OrdersSealed) and not isinstance(first[0], OrdersWithdrawn)
+
+
+def test_dice_are_rolled_as_events_in_order(database: db.Database) -> None:
+    game_id, a, _b = new_game(database, "dicecountdown")
+    with database.transaction() as session:
+        aggregate = LockedGame.load(session, game_id)
+        state = aggregate.state
+        assert state is not None
+        text = games.legal_texts(state, 0)[0]
+        events = aggregate.submit(session.get_one(Player, a), 1, text, "api", utcnow())
+        assert kinds(events)[0] == "Moved" and "DiceRolled" in kinds(events)
+        rolls = [e.roll for e in events if isinstance(e, DiceRolled)]
+        assert rolls == sorted(rolls) and rolls[0] == 2  # roll 1 came with the start
+
+
+def test_ending_a_game_is_one_game_ended_event(database: db.Database) -> None:
+    game_id, a, b = new_game(database, "countdown")
+    now = utcnow()
+    with database.transaction() as session:
+        ann, ben = session.get_one(Player, a), session.get_one(Player, b)
+        aggregate = LockedGame.load(session, game_id)
+        assert kinds(aggregate.draw(ann, "offer", now)) == ["DrawNews"]
+        news = aggregate.draw(ben, "decline", now)
+        assert isinstance(news[0], DrawNews) and news[0].offers == (0,)
+        ended = aggregate.resign(ben, now)
+        assert kinds(ended) == ["GameEnded"]
+        assert isinstance(ended[0], GameEnded) and ended[0].by == ResolvedBy.RESIGN
+        assert ended[0].outcome.places == (1, 2)
+        assert aggregate.game.status == GameStatus.FINISHED
+        refused = None
+        try:
+            aggregate.resign(ann, now)
+        except Exception as error:  # the one "game over" refusal
+            refused = error
+        assert refused is not None and getattr(refused, "code", None) == "game_over"
+
+
+def test_a_directors_deadline_is_a_deadline_changed_event_naming_who_owes(
+    database: db.Database,
+) -> None:
+    game_id, a, _b = new_game(database, "duel")
+    when = utcnow() + timedelta(days=3)
+    with database.transaction() as session:
+        aggregate = LockedGame.load(session, game_id)
+        events = aggregate.set_deadline("Dee", when)
+        assert len(events) == 1 and isinstance(events[0], DeadlineChanged)
+        assert events[0].actor == "Dee" and events[0].deadline == when
+        assert {p.id for p in events[0].owing} == {a, _b}
+
+
+def test_only_the_aggregate_builds_game_rows() -> None:
+    """Order, Step, Turn and LogEntry rows are built in ``aggregate.py`` alone (the import of
+    a record, ``service/records.py``, still stores a record's rows as they come: noted in
+    issue 23)."""
+    builders = {"Order", "Step", "Turn", "LogEntry"}
+    found = []
+    for path in (ROOT / "service").rglob("*.py"):
+        if path.name == "aggregate.py" or path.name == "records.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                if node.func.id in builders:
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.func.id}")
+    assert found == []
+
+
+def test_the_game_over_refusal_is_written_once() -> None:
+    texts = [
+        path.relative_to(ROOT)
+        for path in (ROOT / "service").rglob("*.py")
+        if "is over: {" in path.read_text()
+    ]
+    assert texts == [Path("service/games/aggregate.py")]
+
+
+def test_no_private_games_helper_is_called_from_outside_the_package() -> None:
+    outside = [
+        path.relative_to(ROOT)
+        for path in (ROOT / "service").rglob("*.py")
+        if "games/" not in str(path.relative_to(ROOT)) and "games._" in path.read_text()
+    ]
+    assert outside == []
