@@ -28,7 +28,7 @@ import engine
 from engine import EngineError, State
 from service import chain, clock, games, players, sequences
 from service.errors import BadRequest, Conflict, Forbidden
-from service.models import Game, LogEntry, Order, Player, Seat, Step, Turn, utcnow
+from service.models import Game, Order, OrderStatus, Player, Seat, Step, utcnow
 
 FORMAT = "pbem-export-1"
 
@@ -44,7 +44,9 @@ def export(session: Session, game_id: int) -> dict[str, Any]:
     data = games.record(session, game, None)
     pending = session.scalars(
         select(Order).where(
-            Order.game_id == game.id, Order.turn == game.turn, Order.status == "current"
+            Order.game_id == game.id,
+            Order.turn == game.turn,
+            Order.status == OrderStatus.CURRENT,
         )
     ).all()
     steps = session.scalars(select(Step).where(Step.game_id == game.id).order_by(Step.number))
@@ -347,78 +349,44 @@ def _store_rows(
     section: Mapping[str, Any],
     run: Replay,
 ) -> None:
-    for number, (step, turn) in enumerate(zip(data["steps"], run.step_turns, strict=True)):
+    """The record's rows, written by the locked game (the one writer of a game's rows)."""
+    aggregate = games.LockedGame.new(session, game)
+    for step, turn in zip(data["steps"], run.step_turns, strict=True):
         chance = step.get("kind") == "chance"
         text = str(step.get("outcome") if chance else step.get("text"))
-        session.add(
-            Step(
-                game_id=game.id,
-                number=number,
-                turn=turn,
-                kind="chance" if chance else "move",
-                seat=None if chance else step.get("seat"),
-                text=text,
-            )
-        )
+        aggregate.restore_step("chance" if chance else "move", step.get("seat"), text, turn)
     for number, (told, state) in enumerate(zip(data["turns"], run.turn_states, strict=True), 1):
-        session.add(
-            Turn(
-                game_id=game.id,
-                number=number,
-                phase="sealed" if state.simultaneous else "move",
-                to_act=list(state.to_act),
-                state=state.to_json(),
-                started_at=_when(told.get("started_at")) or utcnow(),
-                deadline=_when(told.get("deadline")),
-                waiting=[],
-                reminders_sent=[],
-                resolved_at=_when(told.get("resolved_at")),
-                resolved_by=told.get("resolved_by"),
-                events=list(told.get("events") or []),
-            )
+        resolved = (
+            _when(told.get("resolved_at")),
+            told.get("resolved_by"),
+            list(told.get("events") or []),
         )
-    seat_players = {s.seat: s.player_id for s in game.seats}
+        started = _when(told.get("started_at")) or utcnow()
+        aggregate.restore_turn(number, state, started, _when(told.get("deadline")), resolved)
     for order in data["orders"]:
-        session.add(
-            Order(
-                game_id=game.id,
-                turn=order["turn"],
-                seat=order["seat"],
-                player_id=seat_players.get(order["seat"]),
-                text=order["text"],
-                parsed=order["parsed"],
-                channel=order.get("channel") or "api",
-                sealed=bool(order.get("sealed")),
-                status=order["status"],
-                receipt=order.get("receipt"),
-                receipt_salt=order.get("receipt_salt"),
-                created_at=_when(order.get("at")) or utcnow(),
-            )
+        aggregate.restore_order(
+            order["turn"],
+            order["seat"],
+            order["text"],
+            order["parsed"],
+            order.get("channel") or "api",
+            order["status"],
+            _when(order.get("at")) or utcnow(),
+            sealed=bool(order.get("sealed")),
+            receipt=order.get("receipt"),
+            salt=order.get("receipt_salt"),
         )
     for pending in section.get("pending") or []:
         parsed = str(pending["text"])
-        session.add(
-            Order(
-                game_id=game.id,
-                turn=game.turn,
-                seat=pending["seat"],
-                player_id=seat_players.get(pending["seat"]),
-                text=parsed,
-                parsed=parsed,
-                channel="import",
-                sealed=True,
-                status="current",
-            )
+        aggregate.restore_order(
+            game.turn, pending["seat"], parsed, parsed, "import", "current", utcnow(), sealed=True
         )
     for entry in data["log"]:
-        session.add(
-            LogEntry(
-                game_id=game.id,
-                at=_when(entry.get("at")) or utcnow(),
-                turn=entry.get("turn", 0),
-                kind=str(entry.get("kind"))[:32],
-                seat=entry.get("seat"),
-                text=str(entry.get("text")),
-            )
+        aggregate.log(
+            str(entry.get("kind"))[:32],
+            str(entry.get("text")),
+            entry.get("seat"),
+            turn=entry.get("turn", 0),
+            at=_when(entry.get("at")) or utcnow(),
         )
     session.flush()

@@ -149,10 +149,26 @@ class LockedGame:
 
     # -- rows, each built in one place --------------------------------------------------
 
-    def log(self, kind: str, text: str, seat: int | None = None) -> None:
-        self.session.add(
-            LogEntry(game_id=self.game.id, turn=self.game.turn, kind=kind, seat=seat, text=text)
+    def log(
+        self,
+        kind: str,
+        text: str,
+        seat: int | None = None,
+        *,
+        turn: int | None = None,
+        at: datetime | None = None,
+    ) -> None:
+        """A log entry of this turn (``turn`` and ``at``: an imported record's own)."""
+        entry = LogEntry(
+            game_id=self.game.id,
+            turn=self.game.turn if turn is None else turn,
+            kind=kind,
+            seat=seat,
+            text=text,
         )
+        if at is not None:
+            entry.at = at
+        self.session.add(entry)
 
     def _order(
         self,
@@ -167,10 +183,11 @@ class LockedGame:
         sealed: bool,
         receipt: str | None = None,
         salt: str | None = None,
+        turn: int | None = None,
     ) -> Order:
         order = Order(
             game_id=self.game.id,
-            turn=self.game.turn,
+            turn=self.game.turn if turn is None else turn,
             seat=seat,
             player_id=player_id,
             text=text,
@@ -185,7 +202,7 @@ class LockedGame:
         self.session.add(order)
         return order
 
-    def _step(self, kind: str, seat: int | None, text: str) -> None:
+    def _step(self, kind: str, seat: int | None, text: str, turn: int | None = None) -> None:
         if self._steps is None:
             count = select(func.count()).select_from(Step).where(Step.game_id == self.game.id)
             self._steps = self.session.scalar(count) or 0
@@ -193,7 +210,7 @@ class LockedGame:
             Step(
                 game_id=self.game.id,
                 number=self._steps,
-                turn=self.game.turn,
+                turn=self.game.turn if turn is None else turn,
                 kind=kind,
                 seat=seat,
                 text=text,
@@ -452,21 +469,35 @@ class LockedGame:
             out.append(TurnResolved(game.turn, by, state, tuple(told), None))
             return out + self.finish(state.outcome, now, by)
         game.turn += 1
-        self.turn = Turn(
-            game_id=game.id,
-            number=game.turn,
-            to_act=list(state.to_act),
-            state=game.state,
-            phase="sealed" if state.simultaneous else "move",
-            started_at=now,
-            deadline=self._deadline(state, now),
-            waiting=[],
-            reminders_sent=[],
-            events=[],
-        )
-        self.session.add(self.turn)
+        self.turn = self._turn(game.turn, state, now, self._deadline(state, now))
         out.append(TurnResolved(game.turn - 1, by, state, tuple(told), game.turn))
         return out
+
+    def _turn(
+        self,
+        number: int,
+        state: State,
+        started: datetime,
+        deadline: datetime | None,
+        resolved: tuple[datetime | None, str | None, list[Any]] = (None, None, []),
+    ) -> Turn:
+        resolved_at, resolved_by, events = resolved
+        turn = Turn(
+            game_id=self.game.id,
+            number=number,
+            to_act=list(state.to_act),
+            state=state.to_json(),
+            phase="sealed" if state.simultaneous else "move",
+            started_at=started,
+            deadline=deadline,
+            waiting=[],
+            reminders_sent=[],
+            resolved_at=resolved_at,
+            resolved_by=resolved_by,
+            events=events,
+        )
+        self.session.add(turn)
+        return turn
 
     def _deadline(self, state: State, now: datetime) -> datetime:
         control = self.game.time_control
@@ -632,3 +663,41 @@ class LockedGame:
         turn = self.turn
         if turn is not None:
             turn.reminders_sent = sorted({*turn.reminders_sent, *hours})
+
+    # -- importing a record ----------------------------------------------------------------
+
+    def restore_step(self, kind: str, seat: int | None, text: str, turn: int) -> None:
+        """One step of an imported record, replayed by ``records.replay`` first."""
+        self._step(kind, None if kind == "chance" else seat, text, turn)
+
+    def restore_turn(
+        self,
+        number: int,
+        state: State,
+        started: datetime,
+        deadline: datetime | None,
+        resolved: tuple[datetime | None, str | None, list[Any]],
+    ) -> None:
+        """A turn of an imported record, at the state the replay reached at its start."""
+        self._turn(number, state, started, deadline, resolved)
+
+    def restore_order(
+        self,
+        turn: int,
+        seat: int,
+        text: str,
+        parsed: str,
+        channel: str,
+        status: str,
+        at: datetime,
+        *,
+        sealed: bool,
+        receipt: str | None = None,
+        salt: str | None = None,
+    ) -> None:
+        """An order of an imported record (its status, receipt and salt as recorded)."""
+        player_id = next((s.player_id for s in self.game.seats if s.seat == seat), None)
+        self._order(
+            seat, text, parsed, channel, OrderStatus(status), at,
+            player_id=player_id, sealed=sealed, receipt=receipt, salt=salt, turn=turn,
+        )  # fmt: skip
