@@ -23,6 +23,7 @@ from service.models import (
     ApiToken,
     Email,
     Game,
+    GameStatus,
     Player,
     Seat,
     Vacation,
@@ -244,7 +245,7 @@ def take_vacation(session: Session, player: Player, days: Any, now: datetime | N
         raise BadRequest("days must be a positive number")
     # The lock order (see service/games.py): every game first, in id order, then the player.
     seated = select(Game.id).join(Seat).where(Seat.player_id == player.id)
-    ids = session.scalars(seated.where(Game.status == "active").order_by(Game.id)).all()
+    ids = session.scalars(seated.where(Game.status == GameStatus.ACTIVE).order_by(Game.id)).all()
     active = [games.lock(session, game_id) for game_id in ids]
     _lock(session, player)
     left = vacation_days_left(player, now)
@@ -253,7 +254,7 @@ def take_vacation(session: Session, player: Player, days: Any, now: datetime | N
     ends = now + timedelta(days=days)
     session.add(Vacation(player_id=player.id, starts=now, ends=ends, days=float(days)))
     for game in active:
-        if game.status != "active":
+        if game.status != GameStatus.ACTIVE:
             continue
         games.push_deadline(session, game, player, ends, now)
         for seat in game.seats:
@@ -369,7 +370,7 @@ def _game_counts(session: Session, ids: list[int]) -> dict[int, tuple[int, int]]
     """Per player of ``ids``: (games seated in, of them active), in one query."""
     if not ids:
         return {}
-    active = func.count(func.distinct(case((Game.status == "active", Game.id))))
+    active = func.count(func.distinct(case((Game.status == GameStatus.ACTIVE, Game.id))))
     rows = session.execute(
         select(Seat.player_id, func.count(func.distinct(Game.id)), active)
         .join(Game, Game.id == Seat.game_id)

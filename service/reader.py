@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 import engine
 from engine import State
 from service.mail.boards import changed_squares, reader_view, should_flip
-from service.models import Game, Player, Step, Turn
+from service.models import Game, GameStatus, Player, Step, Turn
 
 
 def view_for(
@@ -88,7 +88,7 @@ def _last_move(session: Session, game: Game, state: State) -> tuple[str | None, 
 def offer_lines(game: Game, state: State, seat: int | None) -> list[str]:
     """The open draw offers, as the reader should read them."""
     offers: Sequence[int] = game.draw_offers or []
-    if game.status != "active" or not offers:
+    if game.status != GameStatus.ACTIVE or not offers:
         return []
     names = state.game.seat_names
     players = {s.seat: s.player.name for s in game.seats}
@@ -115,7 +115,7 @@ def offer_lines(game: Game, state: State, seat: int | None) -> list[str]:
 def forfeit_lines(game: Game, state: State, seat: int | None, always: bool = False) -> list[str]:
     """How many missed deadlines the reader has left before a forfeit (sealed games), once
     they have missed one (``always``: even before)."""
-    if seat is None or game.status != "active" or not state.simultaneous:
+    if seat is None or game.status != GameStatus.ACTIVE or not state.simultaneous:
         return []
     after = game.time_control.get("forfeit_after")
     missed = game.seats[seat].missed

@@ -25,9 +25,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.models import Game, Order
+from service.models import Game, Order, OrderStatus
 
-REVEALED = "resolved"
+REVEALED = OrderStatus.RESOLVED
 """The status of orders a resolved sealed turn applied (defaults have no receipt)."""
 
 _BLOCK = re.compile(r"^Sealed orders of game (?P<game>\d+), turn (?P<turn>\d+), revealed:$", re.M)

@@ -379,7 +379,14 @@ def _store_rows(
     for pending in section.get("pending") or []:
         parsed = str(pending["text"])
         aggregate.restore_order(
-            game.turn, pending["seat"], parsed, parsed, "import", "current", utcnow(), sealed=True
+            game.turn,
+            pending["seat"],
+            parsed,
+            parsed,
+            "import",
+            OrderStatus.CURRENT,
+            utcnow(),
+            sealed=True,
         )
     for entry in data["log"]:
         aggregate.log(

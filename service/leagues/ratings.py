@@ -18,7 +18,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from service.leagues.models import Pairing, Rating, RatingChange
-from service.models import Game, Player, utcnow
+from service.models import Game, GameStatus, Player, utcnow
 from service.tournament.ratings import (
     Glicko2Rating,
     MultiplayerRating,
@@ -134,7 +134,9 @@ def rebuild(session: Session, key: str, system: str) -> None:
     games = [
         g
         for g in session.scalars(
-            select(Game).where(Game.status == "finished").order_by(Game.finished_at, Game.id)
+            select(Game)
+            .where(Game.status == GameStatus.FINISHED)
+            .order_by(Game.finished_at, Game.id)
         )
         if key_of(g.name, g.options) == key and system_of(g.players) == system
     ]

@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from service.mail.models import InboundMessage
-from service.models import Game, Outbox, Turn, utcnow
+from service.models import Game, GameStatus, Outbox, Turn, utcnow
 
 HELD = "held:%"
 """Digest rows wait on purpose (``held:<kind>``): they are no backlog."""
@@ -66,7 +66,7 @@ def snapshot(session: Session, now: datetime | None = None) -> Snapshot:
         .select_from(Turn)
         .join(Game, Game.id == Turn.game_id)
         .where(
-            Game.status == "active",
+            Game.status == GameStatus.ACTIVE,
             Turn.number == Game.turn,
             Turn.resolved_at.is_(None),
             Turn.deadline <= now,
@@ -98,7 +98,7 @@ def snapshot(session: Session, now: datetime | None = None) -> Snapshot:
         turns_resolved_total=_count(session, resolved),
         mails_sent_total=_count(session, sent),
         games_active=_count(
-            session, select(func.count()).select_from(Game).where(Game.status == "active")
+            session, select(func.count()).select_from(Game).where(Game.status == GameStatus.ACTIVE)
         ),
     )
 
