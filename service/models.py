@@ -23,7 +23,7 @@ from sqlalchemy import (
     text,
     true,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, query_expression, relationship
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -196,6 +196,9 @@ class Game(Base):
     )
     """The row of turn ``Game.turn``, read with the locked game (``service.games.aggregate``);
     view-only: a turn the transaction opens is not seen here until the game is read again."""
+    steps_taken: Mapped[int | None] = query_expression()
+    """How many step rows the game has, when the query asked (``with_expression``): the
+    locked game reads it in the locking statement, to number its next step."""
 
 
 class Seat(Base):

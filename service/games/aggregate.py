@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Select, func, select, update
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy.orm import Session, joinedload, with_expression
 
 import engine
 from engine import EngineError, Event, Outcome, State
@@ -108,12 +108,22 @@ def lock_row(session: Session, game_id: int) -> Game:
     return game
 
 
+_step_count = (
+    select(func.count())
+    .select_from(Step)
+    .where(Step.game_id == Game.id)
+    .correlate(Game)
+    .scalar_subquery()
+)
+
+
 def _locking(game_id: int) -> Select[Any]:
     player = joinedload(Game.seats).joinedload(Seat.player)
     return (
         select(Game)
         .where(Game.id == game_id)
         .options(
+            with_expression(Game.steps_taken, _step_count),
             joinedload(Game.open_turn),
             player.joinedload(Player.emails),
             player.joinedload(Player.vacations),
@@ -126,20 +136,22 @@ def _locking(game_id: int) -> Select[Any]:
 class LockedGame:
     """A game whose row this transaction has locked; see the module's docstring."""
 
-    def __init__(self, session: Session, game: Game, turn: Turn | None = None) -> None:
+    def __init__(
+        self, session: Session, game: Game, turn: Turn | None = None, steps: int | None = None
+    ) -> None:
         self.session = session
         self.game = game
         self.state = state_of(game) if game.state else None
         if turn is None and game.turn:
             turn = current_turn(session, game)
         self.turn = turn
-        self._steps: int | None = None  # the number of step rows, read once when needed
+        self._steps = steps  # the number of step rows (read once when needed, if not given)
         self._moves: list[str] | None = None  # the move texts so far (the dice's input)
 
     @classmethod
     def load(cls, session: Session, game_id: int) -> LockedGame:
         game = lock_row(session, game_id)
-        return cls(session, game, game.open_turn)
+        return cls(session, game, game.open_turn, game.steps_taken)
 
     @classmethod
     def new(cls, session: Session, game: Game) -> LockedGame:
