@@ -9,7 +9,7 @@ workers serialise on the database lock the way ``SELECT ... FOR UPDATE`` seriali
 PostgreSQL.
 
 On PostgreSQL two transactions can still deadlock or fail to serialise (rows are locked in
-the order of ``service/games.py``'s docstring, which makes it rare, not impossible): every
+the order of ``service/games/__init__.py``'s docstring: rare, not impossible): every
 API request, every task and so the mail gateway run through :func:`retrying`, which runs the
 whole unit of work again, a bounded number of times, when the database says so. That is
 safe because a unit of work is one transaction whose queued tasks go out only after commit.

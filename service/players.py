@@ -243,7 +243,8 @@ def take_vacation(session: Session, player: Player, days: Any, now: datetime | N
     now = now or utcnow()
     if isinstance(days, bool) or not isinstance(days, int | float) or days <= 0:
         raise BadRequest("days must be a positive number")
-    # The lock order (see service/games.py): every game first, in id order, then the player.
+    # The lock order (see service/games/__init__.py): every game first, in id order, then
+    # the player.
     seated = select(Game.id).join(Seat).where(Seat.player_id == player.id)
     ids = session.scalars(seated.where(Game.status == GameStatus.ACTIVE).order_by(Game.id)).all()
     active = [games.lock(session, game_id) for game_id in ids]
