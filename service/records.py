@@ -128,17 +128,19 @@ def replay(rules: engine.Game, data: Mapping[str, Any]) -> Replay:
         return index, steps[index - 1]
 
     def roll_dice(turn: int) -> None:
-        while not run.state.is_over and run.state.chance_outcomes():
+        def recorded(_state: State) -> str | None:
             if index >= len(steps):
-                return
+                return None
             number, step = take(turn)
             if step.get("kind") != "chance":
                 raise _fail(f"step {number}", f"a roll is due but the record has {step!r}")
-            try:
-                run.state = run.state.apply_chance(str(step.get("outcome"))).state
-            except EngineError as error:
-                raise _fail(f"step {number}", str(error)) from None
             run.rolls += 1
+            return str(step.get("outcome"))
+
+        try:  # the dice are applied as live play applies them (games.aggregate.roll_due)
+            run.state, _told = games.roll_due(run.state, recorded)
+        except EngineError as error:
+            raise _fail(f"step {index}", str(error)) from None
 
     def move(turn: int) -> tuple[int, int, Any]:
         number, step = take(turn)

@@ -46,6 +46,7 @@ from service.games.aggregate import (
     has_dice,
     lock_row,
     result_text,
+    roll_due,
     seat_of,
     state_of,
 )
@@ -116,6 +117,7 @@ __all__ = [
     "resign",
     "resolve_turn",
     "result_text",
+    "roll_due",
     "sealed_order",
     "seat_of",
     "set_deadline",

@@ -10,7 +10,7 @@ caller hands the events to :mod:`service.games.consequences` once the rows are w
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -96,6 +96,20 @@ def current_turn(session: Session, game: Game) -> Turn | None:
 def losing(game: Game, seat: int, reason: str) -> Outcome:
     """The seat loses; with more than two seats the others share first place."""
     return Outcome(tuple(2 if s == seat else 1 for s in range(game.players)), reason)
+
+
+def roll_due(state: State, roll: Callable[[State], str | None]) -> tuple[State, list[Event]]:
+    """Apply chance outcomes while ``state`` waits for one, with what they told: live play
+    draws each from the fair dice, a replayed record (``records.replay``) takes its next chance
+    step; a ``roll`` of None (a record that ends) stops."""
+    told: list[Event] = []
+    while not state.is_over and state.chance_outcomes():
+        outcome = roll(state)
+        if outcome is None:
+            break
+        resolution = state.apply_chance(outcome)
+        state, told = resolution.state, [*told, *resolution.events]
+    return state, told
 
 
 def lock_row(session: Session, game_id: int) -> Game:
@@ -450,19 +464,21 @@ class LockedGame:
 
     def _roll_dice(self, state: State, told: list[Event], out: Events) -> tuple[State, list[Event]]:
         game = self.game
-        while not state.is_over and state.chance_outcomes():
+
+        def fair_roll(state: State) -> str:
             if game.seed is None:
                 game.seed = secrets.token_bytes(32)
                 game.commitment = dice().commitment(game.seed)
             game.rolls += 1  # rolls are numbered from 1 (engine/dice.py, step 2)
-            outcome = dice().roll(
+            outcome: str = dice().roll(
                 game.seed, str(game.id), game.rolls, self._history(), state.chance_outcomes()
             )
             out.append(DiceRolled(game.turn, game.rolls, outcome))
             self._step("chance", None, outcome)
-            resolution = state.apply_chance(outcome)
-            state, told = resolution.state, [*told, *resolution.events]
-        return state, told
+            return outcome
+
+        state, rolled = roll_due(state, fair_roll)
+        return state, [*told, *rolled]
 
     def _advance(
         self, state: State, events: Sequence[Event], now: datetime, by: ResolvedBy
