@@ -776,6 +776,11 @@ class Outcome(Response):
     places: list[int] = Field(description="a finishing place per seat; 1 is first")
     reason: str
     result: str
+    termination: str = Field(
+        description="how the game ended, as a kind: goal, capture, no_moves, trapped, repetition, "
+        "no_progress, score, passes, no_contact, resignation, agreement, timeout, forfeit, "
+        "adjudication, withdrawal, unknown"
+    )
 
 
 class View(Response):

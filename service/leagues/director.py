@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine import Outcome
+from engine import Outcome, Termination
 from service import chain, games, notify, players
 from service.db import enqueue
 from service.errors import BadRequest, Conflict, Unprocessable
@@ -264,7 +264,7 @@ def set_result(
     forfeit = data.get("forfeit")
     if forfeit is not None and forfeit not in FORFEIT_KINDS:
         raise BadRequest(f"forfeit must be one of {', '.join(FORFEIT_KINDS)}; got {forfeit!r}")
-    outcome = Outcome(tuple(places), f"result set by the director: {why}")
+    outcome = Outcome(tuple(places), f"result set by the director: {why}", Termination.ADJUDICATION)
     league = _league_of(session, game)
     if game.status == games.ACTIVE:
         action = "set the result"
@@ -275,7 +275,9 @@ def set_result(
     elif game.status == games.FINISHED:
         action = "corrected the result"
         before = (game.result or {}).get("result")
-        outcome = Outcome(tuple(places), f"result corrected by the director: {why}")
+        outcome = Outcome(
+            tuple(places), f"result corrected by the director: {why}", Termination.ADJUDICATION
+        )
         game.result = outcome.to_json()
         told = {"result": game.result, "reason": why}
         chain.director(session, game, _actor_name(actor), "correct_result", told)
@@ -419,7 +421,9 @@ def withdraw(
             continue
         seat = row.entries.index(entry.id)
         places = tuple(2 if s == seat else 1 for s in range(game.players))
-        outcome = Outcome(places, f"{entry.player.name} withdrew from the league")
+        outcome = Outcome(
+            places, f"{entry.player.name} withdrew from the league", Termination.WITHDRAWAL
+        )
         games._finish(session, game, games.state_of(game), outcome, now, "withdrawal")
     audit(session, actor, "withdraw", why, league.id, detail={"player": entry.player_id})
     enqueue(session, leagues.ADVANCE_TASK, league.id)
