@@ -39,8 +39,9 @@ from service import chain, clock, hooks, notify, receipts
 from service.db import enqueue
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, from_engine
 from service.models import Game, LogEntry, Order, Player, Seat, Step, Turn, utcnow
+from service.tasks import Task
 
-RESOLVE_TASK = "pbem.resolve_turn"
+RESOLVE_TASK = Task.RESOLVE_TURN
 ACTIVE, FINISHED = "active", "finished"
 APPLIED = ("played", "resolved", "default")
 

@@ -53,12 +53,11 @@ from service.mail.play_links import play_token
 from service.mail.render import KINDS, duration, render_email, render_subject
 from service.models import Game, Order, Outbox, Player, Turn, utcnow
 from service.reader import forfeit_lines, view_for
+from service.tasks import Task
 
 log = logging.getLogger(__name__)
 
-SEND_TASK = "pbem.send"
-SEND_BATCH_TASK = "pbem.send_batch"
-db.batch_as(SEND_TASK, SEND_BATCH_TASK)
+db.batch_as(Task.SEND, Task.SEND_BATCH)
 MAX_BACKOFF = timedelta(hours=1)
 SMTP_TIMEOUT = 60
 
@@ -186,7 +185,7 @@ def _write(
     if player is not None and player.notify == "digest" and kind in DIGESTED and not answering:
         row.kind = HELD + kind
     else:
-        enqueue(session, SEND_TASK, row.id)
+        enqueue(session, Task.SEND, row.id)
     return row
 
 
