@@ -39,8 +39,9 @@ from service import chain, clock, hooks, notify, receipts
 from service.db import enqueue
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, from_engine
 from service.models import Game, LogEntry, Order, Player, Seat, Step, Turn, utcnow
+from service.tasks import Task
 
-RESOLVE_TASK = "pbem.resolve_turn"
+RESOLVE_TASK = Task.RESOLVE_TURN
 ACTIVE, FINISHED = "active", "finished"
 APPLIED = ("played", "resolved", "default")
 
@@ -216,7 +217,7 @@ def create(
     if game.start_position is not None:
         _log(session, game, "position", None, f"Started from the position {game.start_position}")
     state = _advance(session, game, state, (), now, "start")
-    notify.started(session, game, state)
+    notify.started(session, game)
     return game
 
 
@@ -855,7 +856,7 @@ def draw(
         game.draw_offers = [] if action == "decline" else others
         verb = "declined the draw offer" if action == "decline" else "withdrew their draw offer"
         _log(session, game, "draw", seat, f"{name} {verb}")
-        notify.draw_news(session, game, player, seat, verb, offers)
+        notify.draw_news(session, game, seat, verb)
         return game
     game.draw_offers = sorted([*offers, seat])
     verb = "offered" if action == "offer" and not others else "accepted"
@@ -864,7 +865,7 @@ def draw(
         outcome = Outcome.draw(game.players, "draw by agreement")
         _finish(session, game, state, outcome, now or utcnow(), "draw")
     else:
-        notify.draw_news(session, game, player, seat, f"{verb} a draw", offers)
+        notify.draw_news(session, game, seat, f"{verb} a draw")
     return game
 
 

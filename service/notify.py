@@ -53,12 +53,11 @@ from service.mail.play_links import play_token
 from service.mail.render import KINDS, duration, render_email, render_subject
 from service.models import Game, Order, Outbox, Player, Turn, utcnow
 from service.reader import forfeit_lines, view_for
+from service.tasks import Task
 
 log = logging.getLogger(__name__)
 
-SEND_TASK = "pbem.send"
-SEND_BATCH_TASK = "pbem.send_batch"
-db.batch_as(SEND_TASK, SEND_BATCH_TASK)
+db.batch_as(Task.SEND, Task.SEND_BATCH)
 MAX_BACKOFF = timedelta(hours=1)
 SMTP_TIMEOUT = 60
 
@@ -186,7 +185,7 @@ def _write(
     if player is not None and player.notify == "digest" and kind in DIGESTED and not answering:
         row.kind = HELD + kind
     else:
-        enqueue(session, SEND_TASK, row.id)
+        enqueue(session, Task.SEND, row.id)
     return row
 
 
@@ -497,7 +496,7 @@ def _calendar(
 # -- what the service tells players -------------------------------------------------------
 
 
-def started(session: Session, game: Game, state: State) -> None:
+def started(session: Session, game: Game) -> None:
     for seat in game.seats:
         key = f"start:{game.id}:{seat.seat}"
         context = {"start_position": game.start_position}
@@ -611,11 +610,9 @@ def reminder_warning(game: Game, state: State, seat: int, hours_left: float) -> 
     )
 
 
-def draw_news(
-    session: Session, game: Game, actor: Player, seat: int, news: str, offers: Sequence[int]
-) -> None:
-    """Tell the other seats at once that ``actor`` (at ``seat``) offered, accepted, declined
-    or withdrew a draw; ``offers``: the seats that had offered before."""
+def draw_news(session: Session, game: Game, seat: int, news: str) -> None:
+    """Tell the other seats at once that the player at ``seat`` offered, accepted, declined
+    or withdrew a draw."""
     for other in game.seats:
         if other.seat == seat:
             continue
@@ -652,7 +649,7 @@ def ended(
 # -- sending ------------------------------------------------------------------------------
 
 
-def message(settings: Settings, row: Outbox) -> EmailMessage:
+def message(row: Outbox) -> EmailMessage:
     """The stored message of a row, as queued."""
     return email.message_from_string(row.body, policy=email.policy.default)
 
@@ -730,7 +727,7 @@ def _signed_bytes(settings: Settings, row: Outbox) -> str | bytes:
     CRLF), or the message DKIM-signed when a key is configured."""
     if dkim.configured(settings) is None:
         return row.body
-    signed = dkim.sign_if_configured(settings, message(settings, row))
+    signed = dkim.sign_if_configured(settings, message(row))
     return signed.as_bytes(policy=signed.policy.clone(linesep="\r\n"))
 
 
@@ -765,9 +762,7 @@ def send(
         if over is not None:
             over.deliver(row, _signed_bytes(settings, row))
         else:
-            sender(settings)(
-                settings, row, dkim.sign_if_configured(settings, message(settings, row))
-            )
+            sender(settings)(settings, row, dkim.sign_if_configured(settings, message(row)))
     except Exception as error:  # any sender failure is kept on the row and retried
         first = settings.send_retry_seconds
         backoff = min(timedelta(seconds=first * 2 ** (row.attempts - 1)), MAX_BACKOFF)
@@ -797,7 +792,12 @@ def send_many(database: db.Database, outbox_ids: Sequence[int]) -> int:
     try:
         for outbox_id in outbox_ids:
             with database.transaction() as transaction:
-                sent += send(transaction, settings, outbox_id, session) is None
+                failed = send(transaction, settings, outbox_id, session) is not None
+                # ``send`` answers None for a row skipped (sent already, held, gone) as well
+                # as for one sent now; only the latter was changed (``send`` loaded it, so
+                # this ``get`` is answered from the session without a query).
+                row = transaction.get(Outbox, outbox_id)
+                sent += not failed and row is not None and transaction.is_modified(row)
     finally:
         if session is not None:
             session.close()

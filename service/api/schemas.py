@@ -692,10 +692,10 @@ class Player(Response):
     emails: list[str] | None = None
     forwarded_addresses: list[str] | None = None
     time_zone: str | None = None
-    notify: str | None = None
-    own_copy: str | None = None
+    notify: Literal[NOTIFY] | None = None
+    own_copy: Literal[OWN_COPY] | None = None
     board_flip: bool | None = None
-    board_text: str | None = None
+    board_text: Literal[BOARD_TEXT] | None = None
     vacation_days_per_year: float | None = None
     vacation_days_left: float | None = None
     vacations: list[Vacation] | None = None

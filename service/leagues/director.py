@@ -25,6 +25,7 @@ from service.errors import BadRequest, Conflict, Unprocessable
 from service.leagues import leagues, mail, ownership, ratings
 from service.leagues.models import AuditEntry, GamePause, League, Pairing
 from service.models import Game, Order, Player, utcnow
+from service.tasks import Task
 
 FORFEIT_KINDS = {"time": "time", "missed_turns": "forfeit"}
 """A set result may be a forfeit: the kind, and the ``by`` that ``games._finish`` records."""
@@ -296,7 +297,7 @@ def set_result(
     audit(session, actor, "set_result", why, league.id if league else None, game.id, detail)
     mail.result(session, game, league, _actor_name(actor), action, outcome.result, why)
     if league is not None:
-        enqueue(session, leagues.ADVANCE_TASK, league.id)
+        enqueue(session, Task.LEAGUE_ADVANCE, league.id)
     return game
 
 
@@ -332,7 +333,7 @@ def void_game(
     audit(session, actor, "void_game", why, league.id if league else None, game.id)
     mail.result(session, game, league, _actor_name(actor), "voided the game", "void", why)
     if league is not None:
-        enqueue(session, leagues.ADVANCE_TASK, league.id)
+        enqueue(session, Task.LEAGUE_ADVANCE, league.id)
     return game
 
 
@@ -381,7 +382,7 @@ def resume_league(
         if _resume(session, game, now):
             _log(session, game, "resumed", f"the league is resumed: {why}")
     audit(session, actor, "resume_league", why, league.id)
-    enqueue(session, leagues.ADVANCE_TASK, league.id)
+    enqueue(session, Task.LEAGUE_ADVANCE, league.id)
     return league
 
 
@@ -426,7 +427,7 @@ def withdraw(
         )
         games._finish(session, game, games.state_of(game), outcome, now, "withdrawal")
     audit(session, actor, "withdraw", why, league.id, detail={"player": entry.player_id})
-    enqueue(session, leagues.ADVANCE_TASK, league.id)
+    enqueue(session, Task.LEAGUE_ADVANCE, league.id)
     return league
 
 
