@@ -114,7 +114,7 @@ def queue_mail(
     if "view" in context:
         raise ValueError("queue_mail draws the reader's view itself; pass no 'view'")
     answering = in_reply_to is not None or kind in ANSWERS
-    gathered = session.info.get(GATHERING)
+    gathered = db.work_of(session).gathering
     if gathered is not None and isinstance(to, Player) and game is not None and not answering:
         gathered.append(_Pending(kind, to, game, dict(context), key, reply_to, now))
         return None
@@ -192,9 +192,6 @@ def _write(
 
 # -- one reply, one mail per reader -----------------------------------------------------------
 
-GATHERING = "pbem.gathering"
-"""``session.info`` key: while set (:func:`gather`), game mails to players are held in memory
-and written by :func:`release`, one per reader and game."""
 RANK = {
     "game_over": 4,
     **dict.fromkeys(
@@ -223,17 +220,22 @@ def gather(session: Session) -> None:
     """Hold the game mails to players queued from now on until :func:`release`: what one
     player's reply causes (their move, a draw offer, a conditional move it set off) reaches
     each reader as one mail (issue 21, point 5). Answers to a player's mail are not held."""
-    session.info[GATHERING] = []
+    db.work_of(session).gathering = []
+
+
+def stop_gathering(session: Session) -> None:
+    """Stop holding and forget what is held (after a failure nothing held is written)."""
+    db.work_of(session).gathering = None
 
 
 def gathered(session: Session) -> int:
     """How many mails are held now (a mark for :func:`forget_since`)."""
-    return len(session.info.get(GATHERING) or [])
+    return len(db.work_of(session).gathering or [])
 
 
 def forget_since(session: Session, mark: int) -> None:
     """Drop the mails held after ``mark``: the act that queued them was rolled back."""
-    held = session.info.get(GATHERING)
+    held = db.work_of(session).gathering
     if held is not None:
         del held[mark:]
 
@@ -255,13 +257,13 @@ def held_news(session: Session, player: Player, game: Game) -> list[str] | None:
 
 def drop(session: Session, player: Player, game: Game) -> None:
     """Forget the mails held for ``player`` about ``game``: another answer carries them."""
-    held: list[_Pending] = session.info.get(GATHERING) or []
+    held: list[_Pending] = db.work_of(session).gathering or []
     theirs = _held_for(session, player, game)
     held[:] = [item for item in held if item not in theirs]
 
 
 def _held_for(session: Session, player: Player, game: Game) -> list[_Pending]:
-    held: list[_Pending] = session.info.get(GATHERING) or []
+    held: list[_Pending] = db.work_of(session).gathering or []
     return [item for item in held if (item.to.id, item.game.id) == (player.id, game.id)]
 
 
@@ -275,7 +277,9 @@ def release(
     ``answer``: (player, game, report, Message-ID, what else was done) of the reply that
     caused them; that player's mail about that game answers it, says what was done with each
     line, and its subject names what else was done (``draw offered``)."""
-    held: list[_Pending] = session.info.pop(GATHERING, None) or []
+    work = db.work_of(session)
+    held: list[_Pending] = work.gathering or []
+    work.gathering = None
     groups: dict[tuple[int, int], list[_Pending]] = {}
     for item in held:
         groups.setdefault((item.to.id, item.game.id), []).append(item)
@@ -398,7 +402,7 @@ def league_round(session: Session, settings: Settings, game: Game) -> dict[str, 
     ``{"name", "round", "text": "Spring League, round 2", "url"}``, or None (issue 21, 7)."""
     from service.leagues.models import League, Pairing
 
-    cache = session.info.setdefault("pbem.league_round", {})
+    cache = db.work_of(session).league_rounds
     if game.id not in cache:
         query = (
             select(League.id, League.name, Pairing.round)
