@@ -1,10 +1,13 @@
 """Outgoing messages: written to the outbox in the transaction that causes them, sent later.
 
-Every mail is a template of ``email_templates/`` (see ``service/mail/render.py``), rendered when
-it is queued and stored whole, as the MIME message to send (``Outbox.body``), so a retry sends
-the very same bytes. :func:`queue_mail` fills what every mail shares: the reader's name, time
-zone and settings links, and for a game its id, public page, players and the reader's own
-view, always ``state.view(seat of the reader)`` (a spectator's for someone not seated).
+Every mail is a template of ``email_templates/`` (see ``service/mail/render.py``). The
+transaction that causes it writes only what to send (issue 23): kind, recipient, the kind's
+context and the position the mail shows as of its event; the send task renders it after
+commit (:func:`render`) and stores it whole, as the MIME message to send (``Outbox.body``),
+so a retry sends the very same bytes. :func:`queue_mail` fills what every mail shares: the
+reader's name, time zone and settings links, and for a game its id, public page, players
+and the reader's own view, always ``state.view(seat of the reader)`` (a spectator's for
+someone not seated).
 
 Players choose ``each`` (every mail at once), ``digest`` (game news held for one mail a day,
 see ``service/digest.py``) or ``none``. A held row stays in the outbox with ``kind``
@@ -135,9 +138,13 @@ def _write(
     report: str | None = None,
     done: Sequence[str] = (),
 ) -> Outbox | None:
-    """Render and store one mail (see :func:`queue_mail`). ``merged``: the gathered mails to
-    the same reader about the same game that this one carries (:func:`release`): their
-    subjects join this one's, in the order they happened, and the body lists them."""
+    """Store what to send (see :func:`queue_mail`); :func:`render` makes the mail after commit.
+    ``merged``: the gathered mails to the same reader about the same game that this one
+    carries (:func:`release`): their subjects join this one's, in the order they happened,
+    and the body lists them.
+
+    The row keeps the position the mail shows as of now (``position``: the game values, the
+    reader's view among them), so that sent later it never shows a later move (issue 23)."""
     player = to if isinstance(to, Player) else None
     address = player.address if player is not None else str(to)
     answering = in_reply_to is not None or kind in ANSWERS
@@ -149,45 +156,120 @@ def _write(
             return existing
     settings = settings_of(session)
     now = now or utcnow()
-    values = {
-        **reader_context(settings, player, address),
-        **game_context(session, settings, game, player, kind),
-        **context,
-    }
-    if report is not None:
-        values["report"] = report
-    news = [(_summary(session, item), item.context is context) for item in merged]
-    others = [summary for summary, carrier in news if not carrier]
-    if others:
-        values["also"] = others
-    rendered = render_email(kind, values)
-    if merged:
-        prefix = rendered.subject.partition("] ")[0] + "] " if "] " in rendered.subject else ""
-        rendered = replace(rendered, subject=prefix + "; ".join(summary for summary, _ in news))
-    if done:
-        rendered = replace(rendered, subject="; ".join([rendered.subject, *done]))
+    values, defaults = game_values(session, settings, game, player)
     row = Outbox(
         key=key,
         game_id=game.id if game else None,
         player_id=player.id if player else None,
         kind=kind,
         to_address=address,
-        subject=rendered.subject[:200],
+        subject="",
         body="",
         created_at=now,
         attempts=0,
         next_attempt_at=now + settings.requeue_after,
+        turn=game.turn if game else None,
+        in_reply_to=in_reply_to,
+        reply_to=reply_to,
+        report=report,
+        context=freeze(dict(context)),
+        position=freeze(
+            {"game": values, "defaults": defaults, "status": game.status if game else None}
+        ),
+        merged=[
+            {"kind": item.kind, "context": freeze(item.context), "carrier": item.context is context}
+            for item in merged
+        ]
+        or None,
+        done=list(done) or None,
     )
     session.add(row)
     session.flush()
-    envelope = _envelope(settings, row, player, game, in_reply_to, reply_to, answering, values, now)
-    attachments = _calendar(settings, kind, game, values, now)
-    row.body = outbound.build(envelope, rendered, attachments).as_string()
     if player is not None and player.notify == "digest" and kind in DIGESTED and not answering:
         row.kind = HELD + kind
     else:
         enqueue(session, SEND_TASK, row.id)
     return row
+
+
+def render(session: Session, settings: Settings, row: Outbox) -> Outbox:
+    """Make the mail of a row from what it stores, once: the subject and the MIME message are
+    stored at the first render, so that every later send (a retry) sends the same bytes."""
+    if row.body:
+        return row
+    kind = row.kind.removeprefix(HELD)
+    player = session.get(Player, row.player_id) if row.player_id is not None else None
+    position = thaw(row.position or {})
+    reader = reader_context(settings, player, row.to_address)
+    context = thaw(row.context or {})
+
+    def values_of(item_kind: str, item_context: Mapping[str, Any]) -> dict[str, Any]:
+        defaults = position.get("defaults") or {}
+        return {
+            **reader,
+            **(position.get("game") or {}),
+            **{name: value for name, value in defaults.items() if name in KINDS[item_kind]},
+            **item_context,
+        }
+
+    values = values_of(kind, context)
+    if row.report is not None:
+        values["report"] = row.report
+    news = []
+    for item in row.merged or []:
+        item_values = values_of(item["kind"], thaw(item["context"]))
+        subject = render_subject(item["kind"], item_values)
+        news.append((subject.partition("] ")[2] or subject, bool(item["carrier"])))
+    others = [summary for summary, carrier in news if not carrier]
+    if others:
+        values["also"] = others
+    rendered = render_email(kind, values)
+    if news:
+        prefix = rendered.subject.partition("] ")[0] + "] " if "] " in rendered.subject else ""
+        rendered = replace(rendered, subject=prefix + "; ".join(summary for summary, _ in news))
+    if row.done:
+        rendered = replace(rendered, subject="; ".join([rendered.subject, *row.done]))
+    answering = row.in_reply_to is not None or kind in ANSWERS
+    envelope = _envelope(settings, row, kind, player, answering, values)
+    attachments = _calendar(settings, kind, row, position.get("status"), values)
+    row.subject = rendered.subject[:200]
+    row.body = outbound.build(envelope, rendered, attachments).as_string()
+    return row
+
+
+def rendered(session: Session, row: Outbox) -> Outbox:
+    """``row`` with its subject and body, rendered now if no send has rendered them yet (the
+    row locked and read again first, so that a send rendering it at once is not undone)."""
+    if row.body:
+        return row
+    query = select(Outbox).where(Outbox.id == row.id).with_for_update()
+    locked = session.scalars(query.execution_options(populate_existing=True)).one()
+    return render(session, settings_of(session), locked)
+
+
+def freeze(value: Any) -> Any:
+    """``value`` as JSON: datetimes tagged (``{"$datetime": iso}``), tuples as lists."""
+    if isinstance(value, datetime):
+        return {DATETIME: value.isoformat()}
+    if isinstance(value, Mapping):
+        return {str(name): freeze(item) for name, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [freeze(item) for item in value]
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """What :func:`freeze` stored, with its datetimes back."""
+    if isinstance(value, dict):
+        if len(value) == 1 and DATETIME in value:
+            return datetime.fromisoformat(value[DATETIME])
+        return {name: thaw(item) for name, item in value.items()}
+    if isinstance(value, list):
+        return [thaw(item) for item in value]
+    return value
+
+
+DATETIME = "$datetime"
 
 
 # -- one reply, one mail per reader -----------------------------------------------------------
@@ -365,6 +447,15 @@ def game_context(
     session: Session, settings: Settings, game: Game | None, reader: Player | None, kind: str
 ) -> dict[str, Any]:
     """The GAME values of a mail to ``reader``, and the defaults of the kind's own values."""
+    values, defaults = game_values(session, settings, game, reader)
+    return {**values, **{name: value for name, value in defaults.items() if name in KINDS[kind]}}
+
+
+def game_values(
+    session: Session, settings: Settings, game: Game | None, reader: Player | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The GAME values of a mail to ``reader`` as the game stands now, and the defaults of
+    the kinds' own values (``turn``, ``deadline``, ``commitment``) for a kind that takes them."""
     if game is None:
         return {
             "game_id": None,
@@ -372,7 +463,7 @@ def game_context(
             "rules_url": rules.url(settings.public_url),
             "view": None,
             "players": None,
-        }
+        }, {}
     state = engine.state_from_json(game.state)
     seat = next((s.seat for s in game.seats if reader and s.player_id == reader.id), None)
     names: list[str | None] = [None] * game.players
@@ -393,8 +484,7 @@ def game_context(
         "play_url": play_url(settings, game, reader, seat),
         "view": view,
         "players": names,
-        **{name: value for name, value in defaults.items() if name in KINDS[kind]},
-    }
+    }, defaults
 
 
 def league_round(session: Session, settings: Settings, game: Game) -> dict[str, Any] | None:
@@ -448,24 +538,24 @@ def open_deadline(session: Session, game: Game) -> datetime | None:
 def _envelope(
     settings: Settings,
     row: Outbox,
+    kind: str,
     player: Player | None,
-    game: Game | None,
-    in_reply_to: str | None,
-    reply_to: str | None,
     answering: bool,
     values: Mapping[str, Any],
-    now: datetime,
 ) -> outbound.Envelope:
     domain = settings.mail_domain
-    root = outbound.thread_root(domain, game.id) if game else None
-    if game is not None and player is not None and reply_to is None:
-        reply_to = make_reply_address(settings.secret(), domain, game.id, player.id, game.turn)
+    root = outbound.thread_root(domain, row.game_id) if row.game_id is not None else None
+    reply_to = row.reply_to
+    if row.game_id is not None and player is not None and reply_to is None:
+        turn = row.turn if row.turn is not None else 0
+        reply_to = make_reply_address(settings.secret(), domain, row.game_id, player.id, turn)
+    in_reply_to = row.in_reply_to
     return outbound.Envelope(
         sender=settings.mail_from,
         to_name=player.name if player else None,
         to_address=row.to_address,
-        date=now,
-        message_id=outbound.message_id(domain, row.game_id, row.id, row.kind),
+        date=row.created_at,
+        message_id=outbound.message_id(domain, row.game_id, row.id, kind),
         reply_to=reply_to,
         in_reply_to=in_reply_to or root,
         references=[ref for ref in (root, in_reply_to) if ref],
@@ -475,27 +565,28 @@ def _envelope(
 
 
 def _calendar(
-    settings: Settings, kind: str, game: Game | None, values: Mapping[str, Any], now: datetime
+    settings: Settings, kind: str, row: Outbox, status: str | None, values: Mapping[str, Any]
 ) -> list[outbound.Attachment]:
     deadline = values.get("deadline")
-    if kind not in DEADLINE_KINDS or game is None or deadline is None or game.status != "active":
+    game_id = row.game_id
+    if kind not in DEADLINE_KINDS or game_id is None or deadline is None or status != "active":
         return []
-    turn = values.get("turn", game.turn)
+    turn = values.get("turn", row.turn)
     title = values["view"]["title"]
-    summary = f"pbem #{game.id} {title}: turn {turn} deadline"
+    summary = f"pbem #{game_id} {title}: turn {turn} deadline"
     description = (
-        f"Turn {turn} of {title} #{game.id} closes now: reply to the game's latest mail with "
+        f"Turn {turn} of {title} #{game_id} closes now: reply to the game's latest mail with "
         f"your move or orders before then. Game page: {values['game_url']}"
     )
     ics = deadline_event(
-        uid=f"game-{game.id}-turn-{turn}@{settings.mail_domain}",
+        uid=f"game-{game_id}-turn-{turn}@{settings.mail_domain}",
         deadline=deadline,
-        stamp=now,
+        stamp=row.created_at,
         summary=summary,
         description=description,
         url=values["game_url"],
     )
-    return [outbound.Attachment(f"pbem-{game.id}-turn-{turn}.ics", ics)]
+    return [outbound.Attachment(f"pbem-{game_id}-turn-{turn}.ics", ics)]
 
 
 # -- what the service tells players -------------------------------------------------------
@@ -764,6 +855,7 @@ def send(
     if row is None or row.sent_at is not None or row.kind.startswith(HELD):
         return None
     now = utcnow()
+    render(session, settings, row)  # once: a retry sends the bytes stored at the first try
     row.attempts += 1
     try:
         if over is not None:
