@@ -27,18 +27,20 @@ from __future__ import annotations
 
 import email
 import email.policy
+import functools
 import importlib
 import logging
 import os
 import re
 import smtplib
 import ssl
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import parseaddr
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -78,6 +80,8 @@ preference (so is any mail queued with ``in_reply_to``)."""
 DEADLINE_KINDS = frozenset({"game_started", "your_turn", "reminder", "orders_received"})
 """Kinds that carry the deadline as an ``.ics`` event when the game is timed."""
 
+P = ParamSpec("P")
+T = TypeVar("T")
 Sender = Callable[[Settings, Outbox, EmailMessage], None]
 
 
@@ -151,7 +155,9 @@ def _write(
     if not address or (player is not None and player.notify == "none" and not answering):
         return None
     if key is not None:
-        existing = session.scalar(select(Outbox).where(Outbox.key == key))
+        waiting = db.work_of(session).outbox_batch or []
+        existing = next((row for row in waiting if row.key == key), None)
+        existing = existing or session.scalar(select(Outbox).where(Outbox.key == key))
         if existing is not None:
             return existing
     settings = settings_of(session)
@@ -183,13 +189,56 @@ def _write(
         or None,
         done=list(done) or None,
     )
-    session.add(row)
-    session.flush()
     if player is not None and player.notify == "digest" and kind in DIGESTED and not answering:
         row.kind = HELD + kind
+    session.add(row)
+    batch = db.work_of(session).outbox_batch
+    if batch is not None:  # inserted with the event's other mails (:func:`one_insert`)
+        batch.append(row)
     else:
-        enqueue(session, SEND_TASK, row.id)
+        _inserted(session, [row])
     return row
+
+
+@contextmanager
+def one_insert(session: Session) -> Iterator[None]:
+    """The mails written inside go into the outbox in one INSERT at the end (one statement
+    for every seat's mail of a turn, not a flush per row); their send tasks are queued then."""
+    work = db.work_of(session)
+    if work.outbox_batch is not None:
+        yield
+        return
+    session.flush()  # what the event changed is visible to the queries of the mails
+    work.outbox_batch = []
+    try:
+        with session.no_autoflush:
+            yield
+        rows = work.outbox_batch
+    finally:
+        work.outbox_batch = None
+    _inserted(session, rows)
+
+
+def inserted_together(act: Callable[P, T]) -> Callable[P, T]:
+    """``act`` (taking the session first) writes its mails in one INSERT (:func:`one_insert`)."""
+
+    @functools.wraps(act)
+    def together(*args: P.args, **kwargs: P.kwargs) -> T:
+        session = args[0]
+        assert isinstance(session, Session)
+        with one_insert(session):
+            return act(*args, **kwargs)
+
+    return together
+
+
+def _inserted(session: Session, rows: Sequence[Outbox]) -> None:
+    if not rows:
+        return
+    session.flush()
+    for row in rows:
+        if not row.kind.startswith(HELD):
+            enqueue(session, SEND_TASK, row.id)
 
 
 def render(session: Session, settings: Settings, row: Outbox) -> Outbox:
@@ -349,6 +398,7 @@ def _held_for(session: Session, player: Player, game: Game) -> list[_Pending]:
     return [item for item in held if (item.to.id, item.game.id) == (player.id, game.id)]
 
 
+@inserted_together
 def release(
     session: Session,
     answer: tuple[Player, Game, str, str | None, Sequence[str]] | None = None,
@@ -592,6 +642,7 @@ def _calendar(
 # -- what the service tells players -------------------------------------------------------
 
 
+@inserted_together
 def started(session: Session, game: Game, state: State) -> None:
     for seat in game.seats:
         key = f"start:{game.id}:{seat.seat}"
@@ -601,6 +652,7 @@ def started(session: Session, game: Game, state: State) -> None:
         )
 
 
+@inserted_together
 def turn_result(
     session: Session, game: Game, state: State, events: Sequence[Event], turn: int
 ) -> None:
@@ -723,6 +775,7 @@ def vacation(session: Session, game: Game, to: Player, away: Player, ends: datet
     queue_mail(session, kind="vacation", to=to, game=game, context=context)
 
 
+@inserted_together
 def ended(
     session: Session,
     game: Game,
