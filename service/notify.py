@@ -908,9 +908,9 @@ def send(
     if row is None or row.sent_at is not None or row.kind.startswith(HELD):
         return None
     now = utcnow()
-    render(session, settings, row)  # once: a retry sends the bytes stored at the first try
     row.attempts += 1
     try:
+        render(session, settings, row)  # once: a retry sends the bytes stored at the first try
         if over is not None:
             over.deliver(row, _signed_bytes(settings, row))
         else:
