@@ -941,6 +941,7 @@ def send_many(database: db.Database, outbox_ids: Sequence[int]) -> int:
     session when the sender is ``smtp``; a failed row keeps its error and the rest go on.
     Returns how many were sent now."""
     settings = database.settings
+    render_many(database, outbox_ids)
     session = SmtpSession(settings) if settings.mail_sender == "smtp" else None
     sent = 0
     try:
@@ -951,6 +952,37 @@ def send_many(database: db.Database, outbox_ids: Sequence[int]) -> int:
         if session is not None:
             session.close()
     return sent
+
+
+RENDER_CHUNK = 20
+"""Rows rendered in one transaction: few statements, yet no long hold on their locks."""
+
+
+def render_many(database: db.Database, outbox_ids: Sequence[int]) -> None:
+    """Render the batch's rows not rendered yet, a chunk per transaction (the rows locked,
+    their readers loaded in one query), before they are sent one by one. A row that cannot
+    be rendered is left to :func:`send`, which records the failure on it."""
+    settings = database.settings
+    for start in range(0, len(outbox_ids), RENDER_CHUNK):
+        chunk = list(outbox_ids[start : start + RENDER_CHUNK])
+        with database.transaction() as session:
+            query = (
+                select(Outbox)
+                .where(Outbox.id.in_(chunk), Outbox.sent_at.is_(None), Outbox.body == "")
+                .where(Outbox.kind.not_like(HELD + "%"))
+                .order_by(Outbox.id)
+                .with_for_update()
+            )
+            rows = session.scalars(query).all()
+            readers = {row.player_id for row in rows if row.player_id is not None}
+            if readers:
+                session.scalars(select(Player).where(Player.id.in_(readers))).all()
+            for row in rows:
+                try:
+                    with session.begin_nested():
+                        render(session, settings, row)
+                except Exception:  # send() renders it again and keeps the error on the row
+                    log.warning("rendering outbox row %s failed", row.id, exc_info=True)
 
 
 def claim_due(session: Session, now: datetime, lease: timedelta) -> list[int]:
