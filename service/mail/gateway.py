@@ -677,7 +677,7 @@ class _Handling:
                 self.done.append(self._one(command, player, game, token))
             return self._answer(player, game, first_mail)
         finally:  # released by the answer; after a failure nothing held is written
-            self.session.info.pop(notify.GATHERING, None)
+            notify.stop_gathering(self.session)
 
     def _one(self, command: Command, player: Player, game: Game, token: ReplyToken) -> _Done:
         if command.kind is Kind.IGNORED:
