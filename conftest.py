@@ -8,6 +8,10 @@ import pytest
 
 from tests import outside
 
+# Alembic's env.py runs only inside ``alembic`` (it reads ``context.config`` on import); the
+# migrations hold no doctests.
+collect_ignore_glob = ["service/migrations/*"]
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--run-slow", action="store_true", help="also run tests marked slow")

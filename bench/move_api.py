@@ -12,6 +12,19 @@ every answer must be 200. Printed: moves/s, p50/p99 latency; then the same clien
 bare Flask + gunicorn JSON route (``bench/bare_web.py``) in the same run, and the ratios.
 The clients are closed-loop (each sends its next move when the last is answered), so by
 Little's law the mean latency is about clients / rate.
+
+Open loop, ``--rate R``::
+
+    python3 bench/move_api.py --games 200 --seconds 20 --rate 50
+
+after a closed-loop warm-up of ``--warmup`` s (every server process loading and compiling),
+sends moves at R per second whatever the answers (the games' moves in turn, round the games,
+so one game's moves are games / R seconds apart); ``--clients`` connections carry them. Each
+move's latency is measured from the time it was scheduled, so time spent queued (no free
+connection, or its game's previous move not answered yet) counts. Printed: the rate reached,
+p50/p99 of that latency, how many moves were late (sent more than ``--late-ms`` after their
+time), failed (an answer other than 200, or none) or never answered (still queued a minute
+after the last was due). No bare-route ceiling in this mode.
 """
 
 from __future__ import annotations
@@ -19,6 +32,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import queue
 import random
 import re
 import shlex
@@ -125,6 +139,92 @@ def load(port: int, plan: Plan, seconds: float, warmup: float = 0) -> dict[str, 
     }
 
 
+def open_loop(
+    port: int,
+    per_game: Sequence[Sequence[tuple[str, str, dict[str, Any]]]],
+    rate: float,
+    seconds: float,
+    connections: int,
+    late_after: float,
+    drain: float = 60,
+) -> dict[str, float]:
+    """Send move ``i`` (round the games) at ``i / rate`` s whatever the answers."""
+    schedule: list[tuple[int, int]] = []  # (game, move) in sending order
+    depth = max((len(moves) for moves in per_game), default=0)
+    for k in range(depth):
+        schedule += [(g, k) for g, moves in enumerate(per_game) if k < len(moves)]
+    wanted = int(rate * seconds)
+    if len(schedule) < wanted:
+        print(f"only {len(schedule)} moves prepared for {wanted}: raise --games or --moves")
+    schedule = schedule[:wanted]
+    answered = {(g, k): threading.Event() for g, k in schedule}
+    waiting: queue.Queue[tuple[float, int, int] | None] = queue.Queue()
+    results: list[tuple[float, float, float, bool]] = []  # (due, sent, done, ok)
+    failures: list[str] = []
+    lock = threading.Lock()
+
+    def sender() -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        while (item := waiting.get()) is not None:
+            due, g, k = item
+            if k:  # a game's move waits for the answer to its previous move
+                answered[(g, k - 1)].wait(timeout=60)
+            path, token, body = per_game[g][k]
+            headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
+            sent = time.monotonic()
+            ok, note = False, ""
+            try:
+                connection.request("POST", path, body=json.dumps(body), headers=headers)
+                response = connection.getresponse()
+                text = response.read()
+                ok = response.status == 200
+                note = f"{response.status} {text[:200]!r}"
+                if response.getheader("Connection", "").lower() == "close":
+                    connection.close()
+            except (http.client.HTTPException, OSError) as error:
+                note = f"{type(error).__name__}: {error}"
+                connection.close()
+            done = time.monotonic()
+            answered[(g, k)].set()
+            with lock:
+                results.append((due, sent, done, ok))
+                if not ok:
+                    failures.append(f"{path}: {note}")
+
+    threads = [threading.Thread(target=sender, daemon=True) for _ in range(connections)]
+    for thread in threads:
+        thread.start()
+    began = time.monotonic()
+    for index, (g, k) in enumerate(schedule):
+        due = began + index / rate
+        pause = due - time.monotonic()
+        if pause > 0:
+            time.sleep(pause)
+        waiting.put((due, g, k))
+    for _ in threads:
+        waiting.put(None)
+    limit = time.monotonic() + drain
+    for thread in threads:
+        thread.join(max(0.0, limit - time.monotonic()))
+    with lock:
+        counted = list(results)
+        failed = list(failures)
+    latencies = [done - due for due, _, done, ok in counted if ok]
+    finished = max((done for _, _, done, _ in counted), default=began)
+    if failed:
+        print(f"{len(failed)} failed requests, e.g. {failed[:3]}")
+    return {
+        "scheduled": len(schedule),
+        "requests": len(counted),
+        "rate": sum(ok for *_, ok in counted) / max(finished - began, 1e-9),
+        "p50": harness.percentile(latencies, 0.5) * 1000,
+        "p99": harness.percentile(latencies, 0.99) * 1000,
+        "late": sum(1 for due, sent, _, _ in counted if sent - due > late_after),
+        "failures": sum(1 for *_, ok in counted if not ok),
+        "unsent": len(schedule) - len(counted),
+    }
+
+
 def _run(port: int, plan: Plan, seconds: float) -> list[int]:
     """A load run whose figures do not count; how many requests each client made."""
     return load(port, plan, seconds)["done"]
@@ -157,6 +257,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--moves", type=int, default=60, help="moves prepared per game")
     parser.add_argument("--warmup", type=float, default=10, help="seconds not counted")
+    parser.add_argument(
+        "--rate", type=float, default=0, help="open loop: moves sent per second (0: closed loop)"
+    )
+    parser.add_argument(
+        "--late-ms", type=float, default=10, help="open loop: a move sent later than this is late"
+    )
     args = parser.parse_args()
 
     with harness.service_env() as env, harness.processes() as running:
@@ -180,11 +286,12 @@ def main() -> None:
             ]
             for i, (gid, line) in enumerate(zip(game_ids, lines, strict=True))
         ]
-        plan = []
+        plan, keys = [], []  # keys: which (game, move) each request of a client is
         for c in range(args.clients):
-            mine = per_game[c :: args.clients]
-            depth = max((len(moves) for moves in mine), default=0)
-            plan.append([moves[k] for k in range(depth) for moves in mine if k < len(moves)])
+            mine = range(c, len(per_game), args.clients)
+            depth = max((len(per_game[g]) for g in mine), default=0)
+            keys.append([(g, k) for k in range(depth) for g in mine if k < len(per_game[g])])
+            plan.append([per_game[g][k] for g, k in keys[-1]])
         print(f"set up {args.games} games in {time.monotonic() - began:.1f} s")
 
         port = harness.free_port()
@@ -192,6 +299,21 @@ def main() -> None:
         # Procfile's command binds where PORT / PBEM_WEB_BIND say: loopback, this run's port
         running.start(argv, {**env, "PORT": str(port), "PBEM_WEB_BIND": f"127.0.0.1:{port}"})
         wait_http(port, "/api/v1/games/0/moves")
+        if args.rate:
+            # warm up closed-loop (every server process loading and compiling), then go on
+            # from each game's first move not played yet
+            done = _run(port, plan, args.warmup) if args.warmup else [0] * len(plan)
+            played = [0] * len(per_game)
+            for client_keys, count in zip(keys, done, strict=True):
+                for g, k in client_keys[:count]:
+                    played[g] = max(played[g], k + 1)
+            rest = [moves[played[g] :] for g, moves in enumerate(per_game)]
+            figures = open_loop(
+                port, rest, args.rate, args.seconds, args.clients, args.late_ms / 1000
+            )
+            running.stop()
+            _print_open_loop(args, argv, figures)
+            return
         figures = load(port, plan, args.seconds, args.warmup)
         running.stop()
 
@@ -211,6 +333,28 @@ def main() -> None:
                 f"p50 {bare['p50']:.1f} ms, p99 {bare['p99']:.1f} ms",
             ),
             ("ratio", f"moves/s / bare req/s = {figures['rate'] / bare['rate']:.3f}"),
+            ("machine", harness.load_note()),
+        ],
+    )
+
+
+def _print_open_loop(args: argparse.Namespace, argv: Sequence[str], figures: dict[str, float]):
+    harness.print_table(
+        f"move API, open loop: {args.rate:g} moves/s offered over {args.clients} connections, "
+        f"{args.games} Epaminondas games, web = {' '.join(argv[2:5])}...",
+        [
+            (
+                "moves",
+                f"{figures['scheduled']:.0f} scheduled, {figures['requests']:.0f} answered "
+                f"({figures['failures']:.0f} failed, {figures['unsent']:.0f} never answered)",
+            ),
+            ("rate", f"{figures['rate']:.1f} moves/s answered 200 (offered {args.rate:g})"),
+            (
+                "latency",
+                f"from the scheduled time: p50 {figures['p50']:.1f} ms, "
+                f"p99 {figures['p99']:.1f} ms",
+            ),
+            ("late", f"{figures['late']:.0f} sent more than {args.late_ms:g} ms after their time"),
             ("machine", harness.load_note()),
         ],
     )

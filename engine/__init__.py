@@ -3,7 +3,18 @@
 Start with :func:`engine.registry.new_game`; the API is in :mod:`engine.core`.
 """
 
-from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State, View
+from engine.core import (
+    Cell,
+    Event,
+    Game,
+    Grid,
+    Option,
+    Outcome,
+    Resolution,
+    State,
+    Termination,
+    View,
+)
 from engine.errors import (
     EngineError,
     GameOverError,
@@ -32,6 +43,7 @@ __all__ = [
     "PositionError",
     "Resolution",
     "State",
+    "Termination",
     "UnknownGameError",
     "View",
     "game_class",

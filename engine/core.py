@@ -29,6 +29,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, Self
 
 from engine.errors import (
@@ -49,6 +50,7 @@ __all__ = [
     "Outcome",
     "Resolution",
     "State",
+    "Termination",
     "View",
 ]
 
@@ -85,31 +87,125 @@ class Event:
         return cls(text=data["text"], kind=data.get("kind", "info"), seat=data.get("seat"))
 
 
+class Termination(StrEnum):
+    """How a game ended, as a kind (like python-chess's ``Termination``); ``Outcome.reason``
+    says it in words. The rule books' endings first, then the service's own."""
+
+    GOAL = "goal"
+    """A side reached its goal: more stones across (EPA-9), the battle line on a ground line
+    (ELA-10, a draw when both are reached at once), all 8 stones placed (ELE-11)."""
+    CAPTURE = "capture"
+    """A side is down to one pawn or none (ANT-12)."""
+    NO_MOVES = "no_moves"
+    """The side to move has no legal move (EPA-10, ANT-13)."""
+    TRAPPED = "trapped"
+    """The side to move has only pawns and moves on points where nothing can flank (ANT-14)."""
+    REPETITION = "repetition"
+    """The same position occurred three times (EPA-11)."""
+    NO_PROGRESS = "no_progress"
+    """Too long without a change: sticks (ELA-11), captures (ANT-15), placements or points
+    (ELE-20), destructions (NEL-13)."""
+    SCORE = "score"
+    """A player reached the target points (ELE-11, ELE-15)."""
+    PASSES = "passes"
+    """Every player passed twice in a row (ELE-12)."""
+    NO_CONTACT = "no_contact"
+    """No X piece touches an O piece, nothing can be destroyed any more (NEL-13)."""
+    RESIGNATION = "resignation"
+    AGREEMENT = "agreement"
+    """A draw offered and accepted."""
+    TIMEOUT = "timeout"
+    """A player's time ran out (the time bank of an alternating game)."""
+    FORFEIT = "forfeit"
+    """A player missed too many turns of a sealed game."""
+    ADJUDICATION = "adjudication"
+    """A league director set or corrected the result."""
+    WITHDRAWAL = "withdrawal"
+    """A player withdrew from the league the game belongs to."""
+    UNKNOWN = "unknown"
+    """Not told, and not recognised in the reason."""
+
+    @classmethod
+    def of_reason(cls, reason: str) -> Termination:
+        """The kind a reason tells, for an outcome stored before ``termination`` existed and
+        for a caller that does not pass one yet.
+
+        >>> Termination.of_reason("White has no legal move (EPA-10)")
+        <Termination.NO_MOVES: 'no_moves'>
+        >>> Termination.of_reason("Black resigned")
+        <Termination.RESIGNATION: 'resignation'>
+        """
+        return next((kind for words, kind in _REASON_WORDS if words in reason), cls.UNKNOWN)
+
+
+_REASON_WORDS = (
+    ("placed all 8 stones", Termination.GOAL),  # before ELE-11's points
+    ("(EPA-9)", Termination.GOAL),
+    ("(ELA-10)", Termination.GOAL),
+    ("(EPA-10)", Termination.NO_MOVES),
+    ("(ANT-13)", Termination.NO_MOVES),
+    ("(EPA-11)", Termination.REPETITION),
+    ("(ANT-12)", Termination.CAPTURE),
+    ("(ANT-14)", Termination.TRAPPED),
+    ("(ELA-11)", Termination.NO_PROGRESS),
+    ("(ANT-15)", Termination.NO_PROGRESS),
+    ("(ELE-20)", Termination.NO_PROGRESS),
+    ("turns in a row without destruction", Termination.NO_PROGRESS),
+    ("(ELE-11)", Termination.SCORE),
+    ("(ELE-15)", Termination.SCORE),
+    ("(ELE-12)", Termination.PASSES),
+    ("nothing can be destroyed", Termination.NO_CONTACT),
+    # the service's endings, in the words service/games.py and the league director use
+    (" resigned", Termination.RESIGNATION),
+    ("by agreement", Termination.AGREEMENT),
+    ("lost on time", Termination.TIMEOUT),
+    ("missed turns", Termination.FORFEIT),
+    ("by the director", Termination.ADJUDICATION),
+    ("withdrew from the league", Termination.WITHDRAWAL),
+)
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: a finishing place per seat (1 = first, equal places tie).
+    """How a game ended: a finishing place per seat (1 = first, equal places tie), why in words
+    (``reason``) and as a kind (``termination``; when not given, read from the reason).
 
-    >>> Outcome.win(0, 2, "White crossed (EPA-9)").result
+    >>> Outcome.win(0, 2, "White crossed (EPA-9)", Termination.GOAL).result
     '1-0'
     >>> Outcome.draw(2, "threefold repetition (EPA-11)").points
     (0.5, 0.5)
+    >>> Outcome.draw(2, "threefold repetition (EPA-11)").termination
+    <Termination.REPETITION: 'repetition'>
     """
 
     places: tuple[int, ...]
     reason: str
+    termination: Termination = Termination.UNKNOWN
+
+    def __post_init__(self) -> None:
+        if self.termination is Termination.UNKNOWN:
+            object.__setattr__(self, "termination", Termination.of_reason(self.reason))
 
     @classmethod
-    def win(cls, winner: int, players: int, reason: str) -> Outcome:
-        return cls(tuple(1 if seat == winner else 2 for seat in range(players)), reason)
+    def win(
+        cls, winner: int, players: int, reason: str, termination: Termination = Termination.UNKNOWN
+    ) -> Outcome:
+        places = tuple(1 if seat == winner else 2 for seat in range(players))
+        return cls(places, reason, termination)
 
     @classmethod
-    def draw(cls, players: int, reason: str) -> Outcome:
-        return cls((1,) * players, reason)
+    def draw(
+        cls, players: int, reason: str, termination: Termination = Termination.UNKNOWN
+    ) -> Outcome:
+        return cls((1,) * players, reason, termination)
 
     @classmethod
-    def by_scores(cls, scores: Sequence[float], reason: str) -> Outcome:
+    def by_scores(
+        cls, scores: Sequence[float], reason: str, termination: Termination = Termination.UNKNOWN
+    ) -> Outcome:
         """Places from scores, higher is better; equal scores share a place."""
-        return cls(tuple(1 + sum(other > mine for other in scores) for mine in scores), reason)
+        places = tuple(1 + sum(other > mine for other in scores) for mine in scores)
+        return cls(places, reason, termination)
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -135,11 +231,20 @@ class Outcome:
         return "-".join(str(place) for place in self.places)
 
     def to_json(self) -> JSON:
-        return {"places": list(self.places), "reason": self.reason, "result": self.result}
+        return {
+            "places": list(self.places),
+            "reason": self.reason,
+            "result": self.result,
+            "termination": str(self.termination),
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Outcome:
-        return cls(tuple(data["places"]), data["reason"])
+        """An outcome stored without ``termination`` (or with a kind no longer known) gets
+        the kind its reason tells."""
+        kinds = {str(kind): kind for kind in Termination}
+        termination = kinds.get(str(data.get("termination")), Termination.UNKNOWN)
+        return cls(tuple(data["places"]), data["reason"], termination)
 
 
 @dataclass(frozen=True)

@@ -106,12 +106,23 @@ class Work(Session):
 
     ``database``: the :class:`Database` it belongs to (settings, dispatch).
     ``queued``: tasks to send once the transaction commits (:func:`enqueue`).
+    ``gathering``: while not None, the game mails held for one mail per reader and game
+    (``service.notify.gather``/``release``; its items are ``notify``'s pending mails).
+    ``league_rounds``: game id -> its league and round, or None (``notify.league_round``).
+    ``outbox_batch``: while not None, the outbox rows written but not yet inserted, to insert
+    in one statement (``notify``'s mails of one event, issue 23).
+    ``last_moves``: (game id, turn, status) -> the last move's line and squares
+    (``service.reader.last_move``), worked out once for every seat's mail.
     """
 
     def __init__(self, *args: Any, database: Database | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.database = database
         self.queued: list[tuple[str, tuple[Any, ...]]] = []
+        self.gathering: list[Any] | None = None
+        self.league_rounds: dict[int, dict[str, Any] | None] = {}
+        self.outbox_batch: list[Any] | None = None
+        self.last_moves: dict[tuple[int, int, str], tuple[str | None, list[str]]] = {}
 
 
 def work_of(session: Session) -> Work:

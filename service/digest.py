@@ -27,6 +27,7 @@ from service.config import Settings
 from service.db import enqueue
 from service.mail.addresses import make_reply_address
 from service.models import Game, Outbox, Player, Turn
+from service.tasks import Task
 
 EVENTS_SLACK = timedelta(minutes=10)
 """A turn's resolution is stamped a moment before the mail about it: look back this far."""
@@ -81,7 +82,7 @@ def send(session: Session, player_id: int, now: datetime) -> Outbox | None:
         for row in held:
             row.kind = row.kind.removeprefix(notify.HELD)
             row.next_attempt_at = now + notify.settings_of(session).requeue_after
-            enqueue(session, notify.SEND_TASK, row.id)
+            enqueue(session, Task.SEND, row.id)
         return None
     key = _key(player, morning(now, player.time_zone, settings.digest_hour))
     context = {"date": now, "games": _games(session, settings, player, held)}

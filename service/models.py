@@ -332,7 +332,15 @@ class LogEntry(Base):
 
 
 class Outbox(Base):
-    """A message to send; written in the transaction that caused it, sent after commit."""
+    """A message to send; written in the transaction that caused it, sent after commit.
+
+    The transaction writes what to send (issue 23): the kind, the recipient, the game and its
+    turn at the event, the kind's own ``context`` and the ``position`` the mail shows (the
+    game values as of its event, the reader's view among them), and for a mail that carries
+    gathered ones their ``merged`` items, the ``report`` and what was ``done``. The send task
+    renders it after commit and stores ``subject`` and ``body`` (empty until then) at the
+    first render, so that a retry sends the same bytes.
+    """
 
     __tablename__ = "outbox"
 
@@ -349,6 +357,14 @@ class Outbox(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime | None]
     last_error: Mapped[str | None] = mapped_column(Text)
+    turn: Mapped[int | None] = mapped_column(Integer)
+    in_reply_to: Mapped[str | None] = mapped_column(Text)
+    reply_to: Mapped[str | None] = mapped_column(Text)
+    report: Mapped[str | None] = mapped_column(Text)
+    context: Mapped[dict[str, Any] | None]
+    position: Mapped[dict[str, Any] | None]
+    merged: Mapped[list[Any] | None]
+    done: Mapped[list[Any] | None]
 
 
 import service.leagues.models  # noqa: E402  (the league tables share this metadata)

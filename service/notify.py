@@ -1,10 +1,13 @@
 """Outgoing messages: written to the outbox in the transaction that causes them, sent later.
 
-Every mail is a template of ``email_templates/`` (see ``service/mail/render.py``), rendered when
-it is queued and stored whole, as the MIME message to send (``Outbox.body``), so a retry sends
-the very same bytes. :func:`queue_mail` fills what every mail shares: the reader's name, time
-zone and settings links, and for a game its id, public page, players and the reader's own
-view, always ``state.view(seat of the reader)`` (a spectator's for someone not seated).
+Every mail is a template of ``email_templates/`` (see ``service/mail/render.py``). The
+transaction that causes it writes only what to send (issue 23): kind, recipient, the kind's
+context and the position the mail shows as of its event; the send task renders it after
+commit (:func:`render`) and stores it whole, as the MIME message to send (``Outbox.body``),
+so a retry sends the very same bytes. :func:`queue_mail` fills what every mail shares: the
+reader's name, time zone and settings links, and for a game its id, public page, players
+and the reader's own view, always ``state.view(seat of the reader)`` (a spectator's for
+someone not seated).
 
 Players choose ``each`` (every mail at once), ``digest`` (game news held for one mail a day,
 see ``service/digest.py``) or ``none``. A held row stays in the outbox with ``kind``
@@ -24,18 +27,20 @@ from __future__ import annotations
 
 import email
 import email.policy
+import functools
 import importlib
 import logging
 import os
 import re
 import smtplib
 import ssl
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import parseaddr
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -53,12 +58,11 @@ from service.mail.play_links import play_token
 from service.mail.render import KINDS, duration, render_email, render_subject
 from service.models import Game, Order, Outbox, Player, Turn, utcnow
 from service.reader import forfeit_lines, view_for
+from service.tasks import Task
 
 log = logging.getLogger(__name__)
 
-SEND_TASK = "pbem.send"
-SEND_BATCH_TASK = "pbem.send_batch"
-db.batch_as(SEND_TASK, SEND_BATCH_TASK)
+db.batch_as(Task.SEND, Task.SEND_BATCH)
 MAX_BACKOFF = timedelta(hours=1)
 SMTP_TIMEOUT = 60
 
@@ -75,6 +79,8 @@ preference (so is any mail queued with ``in_reply_to``)."""
 DEADLINE_KINDS = frozenset({"game_started", "your_turn", "reminder", "orders_received"})
 """Kinds that carry the deadline as an ``.ics`` event when the game is timed."""
 
+P = ParamSpec("P")
+T = TypeVar("T")
 Sender = Callable[[Settings, Outbox, EmailMessage], None]
 
 
@@ -114,7 +120,7 @@ def queue_mail(
     if "view" in context:
         raise ValueError("queue_mail draws the reader's view itself; pass no 'view'")
     answering = in_reply_to is not None or kind in ANSWERS
-    gathered = session.info.get(GATHERING)
+    gathered = db.work_of(session).gathering
     if gathered is not None and isinstance(to, Player) and game is not None and not answering:
         gathered.append(_Pending(kind, to, game, dict(context), key, reply_to, now))
         return None
@@ -135,66 +141,187 @@ def _write(
     report: str | None = None,
     done: Sequence[str] = (),
 ) -> Outbox | None:
-    """Render and store one mail (see :func:`queue_mail`). ``merged``: the gathered mails to
-    the same reader about the same game that this one carries (:func:`release`): their
-    subjects join this one's, in the order they happened, and the body lists them."""
+    """Store what to send (see :func:`queue_mail`); :func:`render` makes the mail after commit.
+    ``merged``: the gathered mails to the same reader about the same game that this one
+    carries (:func:`release`): their subjects join this one's, in the order they happened,
+    and the body lists them.
+
+    The row keeps the position the mail shows as of now (``position``: the game values, the
+    reader's view among them), so that sent later it never shows a later move (issue 23)."""
     player = to if isinstance(to, Player) else None
     address = player.address if player is not None else str(to)
     answering = in_reply_to is not None or kind in ANSWERS
     if not address or (player is not None and player.notify == "none" and not answering):
         return None
     if key is not None:
-        existing = session.scalar(select(Outbox).where(Outbox.key == key))
+        waiting = db.work_of(session).outbox_batch or []
+        existing = next((row for row in waiting if row.key == key), None)
+        existing = existing or session.scalar(select(Outbox).where(Outbox.key == key))
         if existing is not None:
             return existing
     settings = settings_of(session)
     now = now or utcnow()
-    values = {
-        **reader_context(settings, player, address),
-        **game_context(session, settings, game, player, kind),
-        **context,
-    }
-    if report is not None:
-        values["report"] = report
-    news = [(_summary(session, item), item.context is context) for item in merged]
-    others = [summary for summary, carrier in news if not carrier]
-    if others:
-        values["also"] = others
-    rendered = render_email(kind, values)
-    if merged:
-        prefix = rendered.subject.partition("] ")[0] + "] " if "] " in rendered.subject else ""
-        rendered = replace(rendered, subject=prefix + "; ".join(summary for summary, _ in news))
-    if done:
-        rendered = replace(rendered, subject="; ".join([rendered.subject, *done]))
+    values, defaults = game_values(session, settings, game, player)
     row = Outbox(
         key=key,
         game_id=game.id if game else None,
         player_id=player.id if player else None,
         kind=kind,
         to_address=address,
-        subject=rendered.subject[:200],
+        subject="",
         body="",
         created_at=now,
         attempts=0,
         next_attempt_at=now + settings.requeue_after,
+        turn=game.turn if game else None,
+        in_reply_to=in_reply_to,
+        reply_to=reply_to,
+        report=report,
+        context=freeze(dict(context)),
+        position=freeze(
+            {"game": values, "defaults": defaults, "status": game.status if game else None}
+        ),
+        merged=[
+            {"kind": item.kind, "context": freeze(item.context), "carrier": item.context is context}
+            for item in merged
+        ]
+        or None,
+        done=list(done) or None,
     )
-    session.add(row)
-    session.flush()
-    envelope = _envelope(settings, row, player, game, in_reply_to, reply_to, answering, values, now)
-    attachments = _calendar(settings, kind, game, values, now)
-    row.body = outbound.build(envelope, rendered, attachments).as_string()
     if player is not None and player.notify == "digest" and kind in DIGESTED and not answering:
         row.kind = HELD + kind
+    session.add(row)
+    batch = db.work_of(session).outbox_batch
+    if batch is not None:  # inserted with the event's other mails (:func:`one_insert`)
+        batch.append(row)
     else:
-        enqueue(session, SEND_TASK, row.id)
+        _inserted(session, [row])
     return row
+
+
+@contextmanager
+def one_insert(session: Session) -> Iterator[None]:
+    """The mails written inside go into the outbox in one INSERT at the end (one statement
+    for every seat's mail of a turn, not a flush per row); their send tasks are queued then."""
+    work = db.work_of(session)
+    if work.outbox_batch is not None:
+        yield
+        return
+    session.flush()  # what the event changed is visible to the queries of the mails
+    work.outbox_batch = []
+    try:
+        with session.no_autoflush:
+            yield
+        rows = work.outbox_batch
+    finally:
+        work.outbox_batch = None
+    _inserted(session, rows)
+
+
+def inserted_together(act: Callable[P, T]) -> Callable[P, T]:
+    """``act`` (taking the session first) writes its mails in one INSERT (:func:`one_insert`)."""
+
+    @functools.wraps(act)
+    def together(*args: P.args, **kwargs: P.kwargs) -> T:
+        session = args[0]
+        assert isinstance(session, Session)
+        with one_insert(session):
+            return act(*args, **kwargs)
+
+    return together
+
+
+def _inserted(session: Session, rows: Sequence[Outbox]) -> None:
+    if not rows:
+        return
+    session.flush()
+    for row in rows:
+        if not row.kind.startswith(HELD):
+            enqueue(session, Task.SEND, row.id)
+
+
+def render(session: Session, settings: Settings, row: Outbox) -> Outbox:
+    """Make the mail of a row from what it stores, once: the subject and the MIME message are
+    stored at the first render, so that every later send (a retry) sends the same bytes."""
+    if row.body:
+        return row
+    kind = row.kind.removeprefix(HELD)
+    player = session.get(Player, row.player_id) if row.player_id is not None else None
+    position = thaw(row.position or {})
+    reader = reader_context(settings, player, row.to_address)
+    context = thaw(row.context or {})
+
+    def values_of(item_kind: str, item_context: Mapping[str, Any]) -> dict[str, Any]:
+        defaults = position.get("defaults") or {}
+        return {
+            **reader,
+            **(position.get("game") or {}),
+            **{name: value for name, value in defaults.items() if name in KINDS[item_kind]},
+            **item_context,
+        }
+
+    values = values_of(kind, context)
+    if row.report is not None:
+        values["report"] = row.report
+    news = []
+    for item in row.merged or []:
+        item_values = values_of(item["kind"], thaw(item["context"]))
+        subject = render_subject(item["kind"], item_values)
+        news.append((subject.partition("] ")[2] or subject, bool(item["carrier"])))
+    others = [summary for summary, carrier in news if not carrier]
+    if others:
+        values["also"] = others
+    rendered = render_email(kind, values)
+    if news:
+        prefix = rendered.subject.partition("] ")[0] + "] " if "] " in rendered.subject else ""
+        rendered = replace(rendered, subject=prefix + "; ".join(summary for summary, _ in news))
+    if row.done:
+        rendered = replace(rendered, subject="; ".join([rendered.subject, *row.done]))
+    answering = row.in_reply_to is not None or kind in ANSWERS
+    envelope = _envelope(settings, row, kind, player, answering, values)
+    attachments = _calendar(settings, kind, row, position.get("status"), values)
+    row.subject = rendered.subject[:200]
+    row.body = outbound.build(envelope, rendered, attachments).as_string()
+    return row
+
+
+def rendered(session: Session, row: Outbox) -> Outbox:
+    """``row`` with its subject and body, rendered now if no send has rendered them yet (the
+    row locked and read again first, so that a send rendering it at once is not undone)."""
+    if row.body:
+        return row
+    query = select(Outbox).where(Outbox.id == row.id).with_for_update()
+    locked = session.scalars(query.execution_options(populate_existing=True)).one()
+    return render(session, settings_of(session), locked)
+
+
+def freeze(value: Any) -> Any:
+    """``value`` as JSON: datetimes tagged (``{"$datetime": iso}``), tuples as lists."""
+    if isinstance(value, datetime):
+        return {DATETIME: value.isoformat()}
+    if isinstance(value, Mapping):
+        return {str(name): freeze(item) for name, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [freeze(item) for item in value]
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """What :func:`freeze` stored, with its datetimes back."""
+    if isinstance(value, dict):
+        if len(value) == 1 and DATETIME in value:
+            return datetime.fromisoformat(value[DATETIME])
+        return {name: thaw(item) for name, item in value.items()}
+    if isinstance(value, list):
+        return [thaw(item) for item in value]
+    return value
+
+
+DATETIME = "$datetime"
 
 
 # -- one reply, one mail per reader -----------------------------------------------------------
 
-GATHERING = "pbem.gathering"
-"""``session.info`` key: while set (:func:`gather`), game mails to players are held in memory
-and written by :func:`release`, one per reader and game."""
 RANK = {
     "game_over": 4,
     **dict.fromkeys(
@@ -223,17 +350,22 @@ def gather(session: Session) -> None:
     """Hold the game mails to players queued from now on until :func:`release`: what one
     player's reply causes (their move, a draw offer, a conditional move it set off) reaches
     each reader as one mail (issue 21, point 5). Answers to a player's mail are not held."""
-    session.info[GATHERING] = []
+    db.work_of(session).gathering = []
+
+
+def stop_gathering(session: Session) -> None:
+    """Stop holding and forget what is held (after a failure nothing held is written)."""
+    db.work_of(session).gathering = None
 
 
 def gathered(session: Session) -> int:
     """How many mails are held now (a mark for :func:`forget_since`)."""
-    return len(session.info.get(GATHERING) or [])
+    return len(db.work_of(session).gathering or [])
 
 
 def forget_since(session: Session, mark: int) -> None:
     """Drop the mails held after ``mark``: the act that queued them was rolled back."""
-    held = session.info.get(GATHERING)
+    held = db.work_of(session).gathering
     if held is not None:
         del held[mark:]
 
@@ -255,16 +387,17 @@ def held_news(session: Session, player: Player, game: Game) -> list[str] | None:
 
 def drop(session: Session, player: Player, game: Game) -> None:
     """Forget the mails held for ``player`` about ``game``: another answer carries them."""
-    held: list[_Pending] = session.info.get(GATHERING) or []
+    held: list[_Pending] = db.work_of(session).gathering or []
     theirs = _held_for(session, player, game)
     held[:] = [item for item in held if item not in theirs]
 
 
 def _held_for(session: Session, player: Player, game: Game) -> list[_Pending]:
-    held: list[_Pending] = session.info.get(GATHERING) or []
+    held: list[_Pending] = db.work_of(session).gathering or []
     return [item for item in held if (item.to.id, item.game.id) == (player.id, game.id)]
 
 
+@inserted_together
 def release(
     session: Session,
     answer: tuple[Player, Game, str, str | None, Sequence[str]] | None = None,
@@ -275,7 +408,9 @@ def release(
     ``answer``: (player, game, report, Message-ID, what else was done) of the reply that
     caused them; that player's mail about that game answers it, says what was done with each
     line, and its subject names what else was done (``draw offered``)."""
-    held: list[_Pending] = session.info.pop(GATHERING, None) or []
+    work = db.work_of(session)
+    held: list[_Pending] = work.gathering or []
+    work.gathering = None
     groups: dict[tuple[int, int], list[_Pending]] = {}
     for item in held:
         groups.setdefault((item.to.id, item.game.id), []).append(item)
@@ -361,6 +496,15 @@ def game_context(
     session: Session, settings: Settings, game: Game | None, reader: Player | None, kind: str
 ) -> dict[str, Any]:
     """The GAME values of a mail to ``reader``, and the defaults of the kind's own values."""
+    values, defaults = game_values(session, settings, game, reader)
+    return {**values, **{name: value for name, value in defaults.items() if name in KINDS[kind]}}
+
+
+def game_values(
+    session: Session, settings: Settings, game: Game | None, reader: Player | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The GAME values of a mail to ``reader`` as the game stands now, and the defaults of
+    the kinds' own values (``turn``, ``deadline``, ``commitment``) for a kind that takes them."""
     if game is None:
         return {
             "game_id": None,
@@ -368,7 +512,7 @@ def game_context(
             "rules_url": rules.url(settings.public_url),
             "view": None,
             "players": None,
-        }
+        }, {}
     state = engine.state_from_json(game.state)
     seat = next((s.seat for s in game.seats if reader and s.player_id == reader.id), None)
     names: list[str | None] = [None] * game.players
@@ -389,8 +533,7 @@ def game_context(
         "play_url": play_url(settings, game, reader, seat),
         "view": view,
         "players": names,
-        **{name: value for name, value in defaults.items() if name in KINDS[kind]},
-    }
+    }, defaults
 
 
 def league_round(session: Session, settings: Settings, game: Game) -> dict[str, Any] | None:
@@ -398,7 +541,7 @@ def league_round(session: Session, settings: Settings, game: Game) -> dict[str, 
     ``{"name", "round", "text": "Spring League, round 2", "url"}``, or None (issue 21, 7)."""
     from service.leagues.models import League, Pairing
 
-    cache = session.info.setdefault("pbem.league_round", {})
+    cache = db.work_of(session).league_rounds
     if game.id not in cache:
         query = (
             select(League.id, League.name, Pairing.round)
@@ -444,24 +587,24 @@ def open_deadline(session: Session, game: Game) -> datetime | None:
 def _envelope(
     settings: Settings,
     row: Outbox,
+    kind: str,
     player: Player | None,
-    game: Game | None,
-    in_reply_to: str | None,
-    reply_to: str | None,
     answering: bool,
     values: Mapping[str, Any],
-    now: datetime,
 ) -> outbound.Envelope:
     domain = settings.mail_domain
-    root = outbound.thread_root(domain, game.id) if game else None
-    if game is not None and player is not None and reply_to is None:
-        reply_to = make_reply_address(settings.secret(), domain, game.id, player.id, game.turn)
+    root = outbound.thread_root(domain, row.game_id) if row.game_id is not None else None
+    reply_to = row.reply_to
+    if row.game_id is not None and player is not None and reply_to is None:
+        turn = row.turn if row.turn is not None else 0
+        reply_to = make_reply_address(settings.secret(), domain, row.game_id, player.id, turn)
+    in_reply_to = row.in_reply_to
     return outbound.Envelope(
         sender=settings.mail_from,
         to_name=player.name if player else None,
         to_address=row.to_address,
-        date=now,
-        message_id=outbound.message_id(domain, row.game_id, row.id, row.kind),
+        date=row.created_at,
+        message_id=outbound.message_id(domain, row.game_id, row.id, kind),
         reply_to=reply_to,
         in_reply_to=in_reply_to or root,
         references=[ref for ref in (root, in_reply_to) if ref],
@@ -471,33 +614,35 @@ def _envelope(
 
 
 def _calendar(
-    settings: Settings, kind: str, game: Game | None, values: Mapping[str, Any], now: datetime
+    settings: Settings, kind: str, row: Outbox, status: str | None, values: Mapping[str, Any]
 ) -> list[outbound.Attachment]:
     deadline = values.get("deadline")
-    if kind not in DEADLINE_KINDS or game is None or deadline is None or game.status != "active":
+    game_id = row.game_id
+    if kind not in DEADLINE_KINDS or game_id is None or deadline is None or status != "active":
         return []
-    turn = values.get("turn", game.turn)
+    turn = values.get("turn", row.turn)
     title = values["view"]["title"]
-    summary = f"pbem #{game.id} {title}: turn {turn} deadline"
+    summary = f"pbem #{game_id} {title}: turn {turn} deadline"
     description = (
-        f"Turn {turn} of {title} #{game.id} closes now: reply to the game's latest mail with "
+        f"Turn {turn} of {title} #{game_id} closes now: reply to the game's latest mail with "
         f"your move or orders before then. Game page: {values['game_url']}"
     )
     ics = deadline_event(
-        uid=f"game-{game.id}-turn-{turn}@{settings.mail_domain}",
+        uid=f"game-{game_id}-turn-{turn}@{settings.mail_domain}",
         deadline=deadline,
-        stamp=now,
+        stamp=row.created_at,
         summary=summary,
         description=description,
         url=values["game_url"],
     )
-    return [outbound.Attachment(f"pbem-{game.id}-turn-{turn}.ics", ics)]
+    return [outbound.Attachment(f"pbem-{game_id}-turn-{turn}.ics", ics)]
 
 
 # -- what the service tells players -------------------------------------------------------
 
 
-def started(session: Session, game: Game, state: State) -> None:
+@inserted_together
+def started(session: Session, game: Game) -> None:
     for seat in game.seats:
         key = f"start:{game.id}:{seat.seat}"
         context = {"start_position": game.start_position}
@@ -506,6 +651,7 @@ def started(session: Session, game: Game, state: State) -> None:
         )
 
 
+@inserted_together
 def turn_result(
     session: Session, game: Game, state: State, events: Sequence[Event], turn: int
 ) -> None:
@@ -611,11 +757,9 @@ def reminder_warning(game: Game, state: State, seat: int, hours_left: float) -> 
     )
 
 
-def draw_news(
-    session: Session, game: Game, actor: Player, seat: int, news: str, offers: Sequence[int]
-) -> None:
-    """Tell the other seats at once that ``actor`` (at ``seat``) offered, accepted, declined
-    or withdrew a draw; ``offers``: the seats that had offered before."""
+def draw_news(session: Session, game: Game, seat: int, news: str) -> None:
+    """Tell the other seats at once that the player at ``seat`` offered, accepted, declined
+    or withdrew a draw."""
     for other in game.seats:
         if other.seat == seat:
             continue
@@ -628,6 +772,7 @@ def vacation(session: Session, game: Game, to: Player, away: Player, ends: datet
     queue_mail(session, kind="vacation", to=to, game=game, context=context)
 
 
+@inserted_together
 def ended(
     session: Session,
     game: Game,
@@ -652,7 +797,7 @@ def ended(
 # -- sending ------------------------------------------------------------------------------
 
 
-def message(settings: Settings, row: Outbox) -> EmailMessage:
+def message(row: Outbox) -> EmailMessage:
     """The stored message of a row, as queued."""
     return email.message_from_string(row.body, policy=email.policy.default)
 
@@ -730,7 +875,7 @@ def _signed_bytes(settings: Settings, row: Outbox) -> str | bytes:
     CRLF), or the message DKIM-signed when a key is configured."""
     if dkim.configured(settings) is None:
         return row.body
-    signed = dkim.sign_if_configured(settings, message(settings, row))
+    signed = dkim.sign_if_configured(settings, message(row))
     return signed.as_bytes(policy=signed.policy.clone(linesep="\r\n"))
 
 
@@ -762,12 +907,11 @@ def send(
     now = utcnow()
     row.attempts += 1
     try:
+        render(session, settings, row)  # once: a retry sends the bytes stored at the first try
         if over is not None:
             over.deliver(row, _signed_bytes(settings, row))
         else:
-            sender(settings)(
-                settings, row, dkim.sign_if_configured(settings, message(settings, row))
-            )
+            sender(settings)(settings, row, dkim.sign_if_configured(settings, message(row)))
     except Exception as error:  # any sender failure is kept on the row and retried
         first = settings.send_retry_seconds
         backoff = min(timedelta(seconds=first * 2 ** (row.attempts - 1)), MAX_BACKOFF)
@@ -792,16 +936,53 @@ def send_many(database: db.Database, outbox_ids: Sequence[int]) -> int:
     session when the sender is ``smtp``; a failed row keeps its error and the rest go on.
     Returns how many were sent now."""
     settings = database.settings
+    render_many(database, outbox_ids)
     session = SmtpSession(settings) if settings.mail_sender == "smtp" else None
     sent = 0
     try:
         for outbox_id in outbox_ids:
             with database.transaction() as transaction:
-                sent += send(transaction, settings, outbox_id, session) is None
+                failed = send(transaction, settings, outbox_id, session) is not None
+                # ``send`` answers None for a row skipped (sent already, held, gone) as well
+                # as for one sent now; only the latter was changed (``send`` loaded it, so
+                # this ``get`` is answered from the session without a query).
+                row = transaction.get(Outbox, outbox_id)
+                sent += not failed and row is not None and transaction.is_modified(row)
     finally:
         if session is not None:
             session.close()
     return sent
+
+
+RENDER_CHUNK = 20
+"""Rows rendered in one transaction: few statements, yet no long hold on their locks."""
+
+
+def render_many(database: db.Database, outbox_ids: Sequence[int]) -> None:
+    """Render the batch's rows not rendered yet, a chunk per transaction (the rows locked,
+    their readers loaded in one query), before they are sent one by one. A row that cannot
+    be rendered is left to :func:`send`, which records the failure on it."""
+    settings = database.settings
+    for start in range(0, len(outbox_ids), RENDER_CHUNK):
+        chunk = list(outbox_ids[start : start + RENDER_CHUNK])
+        with database.transaction() as session:
+            query = (
+                select(Outbox)
+                .where(Outbox.id.in_(chunk), Outbox.sent_at.is_(None), Outbox.body == "")
+                .where(Outbox.kind.not_like(HELD + "%"))
+                .order_by(Outbox.id)
+                .with_for_update()
+            )
+            rows = session.scalars(query).all()
+            readers = {row.player_id for row in rows if row.player_id is not None}
+            if readers:
+                session.scalars(select(Player).where(Player.id.in_(readers))).all()
+            for row in rows:
+                try:
+                    with session.begin_nested():
+                        render(session, settings, row)
+                except Exception:  # send() renders it again and keeps the error on the row
+                    log.warning("rendering outbox row %s failed", row.id, exc_info=True)
 
 
 def claim_due(session: Session, now: datetime, lease: timedelta) -> list[int]:

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from engine import State
+from service import db
 from service.mail.boards import changed_squares, reader_view, should_flip
 from service.models import Game, GameStatus, Player, Step, Turn
 
@@ -49,7 +50,7 @@ def ended_off_board(view: dict[str, Any], game: Game) -> dict[str, Any]:
 def last_move(session: Session, game: Game, state: State) -> tuple[str | None, list[str]]:
     """``Last move (turn 5): White a1-a3`` and the squares it changed, or (None, []); worked
     out once per game and turn in a transaction (every seat's mail shares it)."""
-    cache = session.info.setdefault("pbem.last_move", {})
+    cache = db.work_of(session).last_moves
     key = (game.id, game.turn, game.status)
     if key not in cache:
         cache[key] = _last_move(session, game, state)

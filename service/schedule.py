@@ -9,10 +9,10 @@ from datetime import datetime
 from service import digest, games, notify
 from service.db import Database, enqueue
 from service.models import utcnow
+from service.tasks import Task
 
 log = logging.getLogger(__name__)
 
-RESOLVE_BATCH_TASK = "pbem.resolve_turns"
 RESOLVE_BATCH = 25
 """Due turns per resolving task: enough that a storm is a few hundred tasks rather than ten
 thousand, few enough that both worker processes (and machines) share a storm."""
@@ -26,9 +26,9 @@ def sweep(database: Database, now: datetime | None = None) -> dict[str, int]:
         mail = notify.claim_due(session, now, database.settings.requeue_after)
         for start in range(0, len(turns), RESOLVE_BATCH):
             batch = [list(pair) for pair in turns[start : start + RESOLVE_BATCH]]
-            enqueue(session, RESOLVE_BATCH_TASK, batch, now.isoformat())
+            enqueue(session, Task.RESOLVE_TURNS, batch, now.isoformat())
         for outbox_id in mail:
-            enqueue(session, notify.SEND_TASK, outbox_id)  # sent as batches after commit
+            enqueue(session, Task.SEND, outbox_id)  # sent as batches after commit
         readers = digest.due(session, database.settings, now)
     reminded = 0
     for game_id, number in reminders:

@@ -14,6 +14,7 @@ from celery.signals import setup_logging
 from service import db
 from service.config import Settings
 from service.ops import logs
+from service.tasks import Task
 
 celery = Celery("pbem", include=["workers.tasks"])
 setup_logging.connect(logs.celery_setup)  # one line per record, PBEM_LOG_FORMAT=json for JSON
@@ -35,11 +36,11 @@ def configure(settings: Settings) -> None:
         broker_connection_retry_on_startup=True,
         task_always_eager=settings.eager,
         beat_schedule={
-            "sweep": {"task": "pbem.sweep", "schedule": settings.sweep_seconds},
-            "inbound-sweep": {"task": "pbem.inbound_sweep", "schedule": settings.sweep_seconds},
-            "league-sweep": {"task": "pbem.league_sweep", "schedule": settings.sweep_seconds},
+            "sweep": {"task": Task.SWEEP, "schedule": settings.sweep_seconds},
+            "inbound-sweep": {"task": Task.INBOUND_SWEEP, "schedule": settings.sweep_seconds},
+            "league-sweep": {"task": Task.LEAGUE_SWEEP, "schedule": settings.sweep_seconds},
             **(
-                {"imap-poll": {"task": "pbem.imap_poll", "schedule": settings.imap_seconds}}
+                {"imap-poll": {"task": Task.IMAP_POLL, "schedule": settings.imap_seconds}}
                 if settings.imap_host
                 else {}
             ),

@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
-from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State
+from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State, Termination
 from engine.errors import IllegalMoveError, NotationError, PositionError
 from engine.notation import Board, split_orders
 from engine.registry import register
@@ -346,25 +346,29 @@ class AntiGridState(State):
         counts = [self.pawns.count(PAWNS[colour]) for colour in (RED, BLUE)]
         down = [colour for colour in (RED, BLUE) if counts[colour] <= 1]
         if len(down) == 2:
-            return Outcome.draw(2, "both sides have one pawn or none (ANT-12)")
+            return Outcome.draw(2, "both sides have one pawn or none (ANT-12)", Termination.CAPTURE)
         if down:
             loser = down[0]
             left = "one pawn" if counts[loser] else "no pawn"
-            return Outcome.win(1 - loser, 2, f"{SEATS[loser]} has {left} left (ANT-12)")
+            return Outcome.win(
+                1 - loser, 2, f"{SEATS[loser]} has {left} left (ANT-12)", Termination.CAPTURE
+            )
         if self.quiet >= QUIET_LIMIT:
             reason = (
                 f"{QUIET_LIMIT} moves without a capture; pawns Red {counts[0]}, Blue {counts[1]}"
             )
-            return Outcome.by_scores(counts, reason + " (ANT-15)")
+            return Outcome.by_scores(counts, reason + " (ANT-15)", Termination.NO_PROGRESS)
         mover = SEATS[self.to_move]
         if not self._moves:
-            return Outcome.win(1 - self.to_move, 2, f"{mover} has no legal move (ANT-13)")
+            return Outcome.win(
+                1 - self.to_move, 2, f"{mover} has no legal move (ANT-13)", Termination.NO_MOVES
+            )
         havens = self.geo.havens[self.to_move]
         if all(cell in havens for cell in self._cells(self.to_move)) and all(
             move.target in havens for move in self._moves
         ):
             reason = f"{mover}'s pawns are trapped on points where they cannot be flanked"
-            return Outcome.win(1 - self.to_move, 2, reason + " (ANT-14)")
+            return Outcome.win(1 - self.to_move, 2, reason + " (ANT-14)", Termination.TRAPPED)
         return None
 
     # -- rules -----------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Cell, Event, Game, Grid, Outcome, Resolution, State
+from engine.core import Cell, Event, Game, Grid, Outcome, Resolution, State, Termination
 from engine.errors import GameOverError, NotationError, PositionError
 from engine.notation import split_orders
 from engine.registry import register
@@ -318,16 +318,18 @@ class ElastaState(State):
         white_files = [FILES[i] for i, height in enumerate(self.heights) if height == TOP]
         black_files = [FILES[i] for i, height in enumerate(self.heights) if height == 0]
         if white_files and black_files:
-            return Outcome.draw(2, "both ground lines reached in the same turn (ELA-10)")
+            return Outcome.draw(
+                2, "both ground lines reached in the same turn (ELA-10)", Termination.GOAL
+            )
         if white_files:
             reason = f"the battle line reached Black's ground line in {_files(white_files)}"
-            return Outcome.win(WHITE, 2, reason + " (ELA-10)")
+            return Outcome.win(WHITE, 2, reason + " (ELA-10)", Termination.GOAL)
         if black_files:
             reason = f"the battle line reached White's ground line in {_files(black_files)}"
-            return Outcome.win(BLACK, 2, reason + " (ELA-10)")
+            return Outcome.win(BLACK, 2, reason + " (ELA-10)", Termination.GOAL)
         if self.unchanged >= DRAW_AFTER_UNCHANGED:
             reason = "ten turns in a row left every stick where it was (ELA-11)"
-            return Outcome.draw(2, reason)
+            return Outcome.draw(2, reason, Termination.NO_PROGRESS)
         return None
 
     # -- notation --------------------------------------------------------------------------

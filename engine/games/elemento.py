@@ -90,7 +90,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State
+from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State, Termination
 from engine.errors import IllegalMoveError, NotationError, PositionError
 from engine.notation import Board
 from engine.registry import register
@@ -300,17 +300,22 @@ class ElementoState(State):
         if game.players == 2:
             for seat in (0, 1):
                 if not self.supply(seat):
-                    return Outcome.win(seat, 2, f"{names[seat]} placed all 8 stones (ELE-11)")
+                    reason = f"{names[seat]} placed all 8 stones (ELE-11)"
+                    return Outcome.win(seat, 2, reason, Termination.GOAL)
         best = max(self.scores)
         if best >= game.target:
             leader = names[self.scores.index(best)]
             rule = "ELE-11" if game.players == 2 else "ELE-15"
-            return Outcome.by_scores(self.scores, f"{leader} reached {game.target} points ({rule})")
+            return Outcome.by_scores(
+                self.scores, f"{leader} reached {game.target} points ({rule})", Termination.SCORE
+            )
         if self.passes >= 2 * game.players:
-            return Outcome.by_scores(self.scores, "every player passed twice in a row (ELE-12)")
+            return Outcome.by_scores(
+                self.scores, "every player passed twice in a row (ELE-12)", Termination.PASSES
+            )
         if self.quiet >= game.quiet_limit:
             reason = f"{self.quiet} turns in a row without a placement or a point (ELE-20)"
-            return Outcome.by_scores(self.scores, reason)
+            return Outcome.by_scores(self.scores, reason, Termination.NO_PROGRESS)
         return None
 
     def chance_outcomes(self) -> tuple[str, ...]:

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State
+from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State, Termination
 from engine.errors import IllegalMoveError, NotationError, PositionError
 from engine.notation import Board, frame
 from engine.registry import register
@@ -332,11 +332,15 @@ class EpaminondasState(State):
         mover, other = self.mover, 1 - self.mover
         if self.crossings(mover) > self.crossings(other):
             reason = f"{COLOURS[mover]} has more stones on the far home row (EPA-9)"
-            return Outcome.win(mover, 2, reason)
+            return Outcome.win(mover, 2, reason, Termination.GOAL)
         if not self._legal:
-            return Outcome.win(other, 2, f"{COLOURS[mover]} has no legal move (EPA-10)")
+            return Outcome.win(
+                other, 2, f"{COLOURS[mover]} has no legal move (EPA-10)", Termination.NO_MOVES
+            )
         if dict(self.repetitions).get(self.key, 0) >= 3:
-            return Outcome.draw(2, "the same position occurred three times (EPA-11)")
+            return Outcome.draw(
+                2, "the same position occurred three times (EPA-11)", Termination.REPETITION
+            )
         return None
 
     @property

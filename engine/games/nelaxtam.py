@@ -60,7 +60,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, overload
 
-from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State
+from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State, Termination
 from engine.errors import IllegalMoveError, NotationError, PositionError
 from engine.notation import Board, frame, split_orders
 from engine.registry import register
@@ -355,12 +355,15 @@ class NelaxtamState(State):
             return None
         if self.calm >= CALM_LIMIT:
             reason = f"{CALM_LIMIT} action turns in a row without destruction"
+            termination = Termination.NO_PROGRESS
         elif not self.contact():
             reason = "no X piece touches an O piece, nothing can be destroyed"
+            termination = Termination.NO_CONTACT
         else:
             return None
         o_score, x_score = self.scores()
-        return Outcome.by_scores((o_score, x_score), f"O {o_score} : X {x_score}, {reason}")
+        reason = f"O {o_score} : X {x_score}, {reason}"
+        return Outcome.by_scores((o_score, x_score), reason, termination)
 
     def contact(self) -> bool:
         """Whether some X piece is orthogonally adjacent to an O piece (NEL-13)."""

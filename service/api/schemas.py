@@ -692,10 +692,10 @@ class Player(Response):
     emails: list[str] | None = None
     forwarded_addresses: list[str] | None = None
     time_zone: str | None = None
-    notify: str | None = None
-    own_copy: str | None = None
+    notify: Literal[NOTIFY] | None = None
+    own_copy: Literal[OWN_COPY] | None = None
     board_flip: bool | None = None
-    board_text: str | None = None
+    board_text: Literal[BOARD_TEXT] | None = None
     vacation_days_per_year: float | None = None
     vacation_days_left: float | None = None
     vacations: list[Vacation] | None = None
@@ -776,6 +776,11 @@ class Outcome(Response):
     places: list[int] = Field(description="a finishing place per seat; 1 is first")
     reason: str
     result: str
+    termination: str = Field(
+        description="how the game ended, as a kind: goal, capture, no_moves, trapped, repetition, "
+        "no_progress, score, passes, no_contact, resignation, agreement, timeout, forfeit, "
+        "adjudication, withdrawal, unknown"
+    )
 
 
 class View(Response):

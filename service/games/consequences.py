@@ -43,8 +43,9 @@ from service.games.events import (
     TurnResolved,
 )
 from service.models import Game
+from service.tasks import Task
 
-RESOLVE_TASK = "pbem.resolve_turn"
+RESOLVE_TASK = Task.RESOLVE_TURN
 
 
 def hand_off(
@@ -108,7 +109,7 @@ def _chain(session: Session, game: Game, events: Sequence[GameEvent]) -> None:
 def _notify(session: Session, game: Game, events: Sequence[GameEvent]) -> None:
     for event in events:
         if isinstance(event, Started):
-            notify.started(session, game, event.state)
+            notify.started(session, game)
         elif isinstance(event, TurnResolved) and event.opened is not None and event.by != "start":
             notify.turn_result(session, game, event.state, event.told, event.number)
         elif isinstance(event, GameEnded):
@@ -124,4 +125,4 @@ def _notify(session: Session, game: Game, events: Sequence[GameEvent]) -> None:
             for player in event.owing:
                 notify.your_turn(session, game, player, event.deadline)
         elif isinstance(event, DrawNews):
-            notify.draw_news(session, game, event.player, event.seat, event.news, event.offers)
+            notify.draw_news(session, game, event.seat, event.news)

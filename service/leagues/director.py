@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine import Outcome
+from engine import Outcome, Termination
 from service import chain, games, notify, players
 from service.db import enqueue
 from service.errors import BadRequest, Conflict, Unprocessable
@@ -26,6 +26,7 @@ from service.games import LockedGame
 from service.leagues import leagues, mail, ownership, ratings
 from service.leagues.models import AuditEntry, GamePause, League, Pairing
 from service.models import Game, GameStatus, Player, ResolvedBy, utcnow
+from service.tasks import Task
 
 FORFEIT_KINDS = {"time": "time", "missed_turns": "forfeit"}
 """A set result may be a forfeit: the kind, and the ``by`` that ``games.finish`` records."""
@@ -246,7 +247,7 @@ def set_result(
     forfeit = data.get("forfeit")
     if forfeit is not None and forfeit not in FORFEIT_KINDS:
         raise BadRequest(f"forfeit must be one of {', '.join(FORFEIT_KINDS)}; got {forfeit!r}")
-    outcome = Outcome(tuple(places), f"result set by the director: {why}")
+    outcome = Outcome(tuple(places), f"result set by the director: {why}", Termination.ADJUDICATION)
     league = _league_of(session, game)
     if game.status == GameStatus.ACTIVE:
         action = "set the result"
@@ -256,7 +257,9 @@ def set_result(
         games.finish(session, aggregate, outcome, by, now)
     elif game.status == GameStatus.FINISHED:
         action = "corrected the result"
-        outcome = Outcome(tuple(places), f"result corrected by the director: {why}")
+        outcome = Outcome(
+            tuple(places), f"result corrected by the director: {why}", Termination.ADJUDICATION
+        )
         aggregate.correct_result(outcome, why)
         corrected = {"result": game.result, "reason": why}
         chain.director(session, game, _actor_name(actor), "correct_result", corrected)
@@ -272,7 +275,7 @@ def set_result(
     audit(session, actor, "set_result", why, league.id if league else None, game.id, detail)
     mail.result(session, game, league, _actor_name(actor), action, outcome.result, why)
     if league is not None:
-        enqueue(session, leagues.ADVANCE_TASK, league.id)
+        enqueue(session, Task.LEAGUE_ADVANCE, league.id)
     return game
 
 
@@ -301,7 +304,7 @@ def void_game(
     audit(session, actor, "void_game", why, league.id if league else None, game.id)
     mail.result(session, game, league, _actor_name(actor), "voided the game", "void", why)
     if league is not None:
-        enqueue(session, leagues.ADVANCE_TASK, league.id)
+        enqueue(session, Task.LEAGUE_ADVANCE, league.id)
     return game
 
 
@@ -350,7 +353,7 @@ def resume_league(
         if _resume(session, aggregate, now):
             aggregate.log("resumed", f"the league is resumed: {why}")
     audit(session, actor, "resume_league", why, league.id)
-    enqueue(session, leagues.ADVANCE_TASK, league.id)
+    enqueue(session, Task.LEAGUE_ADVANCE, league.id)
     return league
 
 
@@ -390,10 +393,12 @@ def withdraw(
             continue
         seat = row.entries.index(entry.id)
         places = tuple(2 if s == seat else 1 for s in range(aggregate.game.players))
-        outcome = Outcome(places, f"{entry.player.name} withdrew from the league")
+        outcome = Outcome(
+            places, f"{entry.player.name} withdrew from the league", Termination.WITHDRAWAL
+        )
         games.finish(session, aggregate, outcome, ResolvedBy.WITHDRAWAL, now)
     audit(session, actor, "withdraw", why, league.id, detail={"player": entry.player_id})
-    enqueue(session, leagues.ADVANCE_TASK, league.id)
+    enqueue(session, Task.LEAGUE_ADVANCE, league.id)
     return league
 
 

@@ -5,7 +5,7 @@ scheduled time, if the league has ``round_days``, has come; the format then pair
 the league is over). Byes, sit-outs and games of a withdrawn player are settled at once;
 every other pairing creates its game, which mails the players. When a game ends,
 :func:`game_finished` (called from ``service.games.consequences``) rates it, records the
-league result and queues :data:`ADVANCE_TASK`, which locks the league row and re-checks
+league result and queues ``Task.LEAGUE_ADVANCE``, which locks the league row and re-checks
 everything, so a doubled task or two games ending at once start the next round once. The beat
 sweep queues the same task for leagues due to start or advance.
 """
@@ -30,12 +30,12 @@ from service.leagues import mail, ownership, ratings
 from service.leagues import standings as table
 from service.leagues.models import Entry, League, Pairing, Round
 from service.models import Email, Game, Player, utcnow
+from service.tasks import Task
 from service.tournament import core
 from service.tournament.standings import Tiebreak
 from service.tournament.swiss import PairingImpossible
 from service.tournament.tables import Table
 
-ADVANCE_TASK = "pbem.league_advance"
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 SCORING_FIELDS = ("win", "draw", "loss", "bye", "forfeit_loss")
 FORFEIT_BY = {"time": "time", "forfeit": "missed_turns", "withdrawal": "withdrawal"}
@@ -451,7 +451,7 @@ def _next_round(session: Session, league: League, now: datetime) -> None:
     else:
         _start_pairings(session, league, pairings, gone, now)
     session.flush()
-    enqueue(session, ADVANCE_TASK, league.id)
+    enqueue(session, Task.LEAGUE_ADVANCE, league.id)
 
 
 def _start_pairings(
@@ -545,7 +545,7 @@ def game_finished(session: Session, game: Game, outcome: Outcome, by: str, now: 
     if row is None or row.status != "playing":
         return
     record_result(row, list(outcome.places), kind, now)
-    enqueue(session, ADVANCE_TASK, row.league_id)
+    enqueue(session, Task.LEAGUE_ADVANCE, row.league_id)
 
 
 def record_result(row: Pairing, places: list[int], kind: str | None, now: datetime) -> None:

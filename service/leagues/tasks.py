@@ -7,6 +7,7 @@ from datetime import datetime
 from service.db import Database, enqueue
 from service.leagues import leagues
 from service.models import utcnow
+from service.tasks import Task
 
 
 def advance(database: Database, league_id: int, now: datetime | None = None) -> bool:
@@ -19,5 +20,5 @@ def sweep(database: Database, now: datetime | None = None) -> int:
     with database.transaction() as session:
         due = leagues.due(session, now or utcnow())
         for league_id in due:
-            enqueue(session, leagues.ADVANCE_TASK, league_id)
+            enqueue(session, Task.LEAGUE_ADVANCE, league_id)
     return len(due)

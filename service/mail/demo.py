@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import State
-from service import games, players
+from service import games, notify, players
 from service.models import Game, Outbox, Player, utcnow
 
 DEMO_PLAYERS = (("Alice", "alice@example.org"), ("Bob", "bob@example.org"))
@@ -50,14 +50,15 @@ def first_move(state: State, seat: int) -> str:
 
 def latest_mail(session: Session, address: str, game_id: int) -> EmailMessage | None:
     """The latest mail written to ``address`` about a game, parsed."""
-    body = session.scalar(
-        select(Outbox.body)
+    row = session.scalar(
+        select(Outbox)
         .where(Outbox.game_id == game_id, Outbox.to_address == address.strip().lower())
         .order_by(Outbox.id.desc())
         .limit(1)
     )
-    if body is None:
+    if row is None:
         return None
+    body = notify.rendered(session, row).body  # a mail not sent yet is rendered now
     parsed = email.message_from_string(body, policy=email.policy.default)
     assert isinstance(parsed, EmailMessage)
     return parsed

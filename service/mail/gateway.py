@@ -85,10 +85,10 @@ from service.mail.storable import clean_reply, storable
 from service.mail.words import position_in_words
 from service.models import Email, Game, Outbox, Player, utcnow
 from service.notify import queue_mail
+from service.tasks import Task
 
 log = logging.getLogger(__name__)
 
-PROCESS_TASK = "pbem.process_inbound"
 CHANNEL = "mail"
 """What ``orders.channel`` says for moves that came by mail."""
 UNKNOWN_ANSWERED = "unknown address: answered with how to take part"
@@ -196,7 +196,7 @@ def receive(
             )
             session.add(row)
             session.flush()
-            enqueue(session, PROCESS_TASK, row.id)
+            enqueue(session, Task.PROCESS_INBOUND, row.id)
             return Received(row.id, False)
     except IntegrityError:  # the same message, stored by a racing delivery a moment ago
         with database.transaction() as session:
@@ -677,7 +677,7 @@ class _Handling:
                 self.done.append(self._one(command, player, game, token))
             return self._answer(player, game, first_mail)
         finally:  # released by the answer; after a failure nothing held is written
-            self.session.info.pop(notify.GATHERING, None)
+            notify.stop_gathering(self.session)
 
     def _one(self, command: Command, player: Player, game: Game, token: ReplyToken) -> _Done:
         if command.kind is Kind.IGNORED:
@@ -1150,5 +1150,5 @@ def sweep(database: Database, now: datetime | None = None) -> int:
     with database.transaction() as session:
         found = stale(session, now, database.settings.requeue_after)
         for inbound_id in found:
-            enqueue(session, PROCESS_TASK, inbound_id)
+            enqueue(session, Task.PROCESS_INBOUND, inbound_id)
     return len(found)

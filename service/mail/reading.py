@@ -193,13 +193,14 @@ def read_reply(
     """The commands, the move and the ignored lines of a typed reply (module docstring).
 
     ``signature``: the lines the extractor cut as a signature. They are listed as ignored,
-    except a line made only of notation ("Good luck!" above a move made it look like a
-    sign-off): that one is read with the rest, so no move is lost to a signature cut.
+    except a line made only of notation, or one word that is a legal action ("Good luck!"
+    above a move made it look like a sign-off): that one is read with the rest, so no move
+    is lost to a signature cut.
     ``legal``: the player's legal actions, for "did you mean ...?" when nothing was legal.
     """
     # One typography for every game, before any game reads a word (``typography.py``).
     text, signature = normalised(text), [normalised(line) for line in signature]
-    kept = [line for line in signature if line.strip() and _all_shaped(line)]
+    kept = [line for line in signature if line.strip() and _a_move_line(line, judge)]
     lines = list(_lines("\n".join([text, *kept])))
     texts = [line for line in lines if line.kind == "text"]
     found = _Candidates(texts, judge, legal)
@@ -283,6 +284,22 @@ def ignored_line(ignored: Sequence[Ignored]) -> str:
 
 def _tokens(line: str) -> list[str]:
     return [token.strip(_STRIP) for token in line.split()]
+
+
+def _a_move_line(line: str, judge: Judge) -> bool:
+    """Whether a line cut as a signature is notation after all: made only of notation's
+    shapes, or one word that is the player's legal action (Nelaxtam's "hold" under "Good
+    luck!" looks like a name under a sign-off)."""
+    if _all_shaped(line):
+        return True
+    words = _tokens(phrases.without_label(line))
+    if len(words) != 1:
+        return False
+    try:
+        judge(words[0])
+    except ServiceError:
+        return False
+    return True
 
 
 def _all_shaped(line: str) -> bool:

@@ -2,8 +2,10 @@
 
 Templates live in ``email_templates/<kind>/`` (``subject.txt``, ``text.txt``, ``html.html``) at
 the repository root (a wheel has them in ``service/mail/email_templates/``, see setup.py); the
-board pictures are the shared partials ``_board.txt`` and ``_board.html``, which the public
-web page reuses through :func:`render_board_text` and :func:`render_board_html`. HTML is
+board pictures are the shared partials ``_board.txt`` and ``_board.html``, which only call
+:func:`board_text` and :func:`board_html`: a board is drawn in Python, once per mail (issue
+23). The public web page gets them through :func:`render_board_text` and
+:func:`render_board_html`. HTML is
 autoescaped, plain text is not; every variable a template uses must be in the context
 (``StrictUndefined``).
 
@@ -86,6 +88,7 @@ sign_in            ``sign_in_url`` (the signed, expiring link of
 
 from __future__ import annotations
 
+import functools
 import re
 import textwrap
 from collections.abc import Mapping, Sequence
@@ -96,7 +99,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from service import rules
 from service.mail.extract import REPLY_MARKER
@@ -157,7 +160,7 @@ dark inner line keeps the ring visible on light squares. It is an inset shadow, 
 the piece and inside the square's border, where Elasta's battle line runs."""
 LAST_MOVE_EDGE = "#1f1f1f"
 LAST_MOVE_MARK = 'data-last-move="true"'
-"""The attribute ``_board.html`` puts on each square the last move changed (tests count it)."""
+"""The attribute :func:`board_html` puts on each square the last move changed (tests count it)."""
 
 
 @dataclass(frozen=True)
@@ -199,14 +202,14 @@ def render_board_html(view_json: Mapping[str, Any]) -> str:
     column up to its desktop size, so that it fits any screen from 320 px (``board_metrics``);
     header cells for files and ranks, every square named (``cell_name``), the last move's
     squares ringed (``LAST_MOVE_MARK``) and Elasta's battle line drawn (``battle_line``)."""
-    return _render("_board.html", {"view": view_json})
+    return str(board_html(view_json))
 
 
 def render_board_text(view_json: Mapping[str, Any]) -> str:
     """The plain-text board with its info lines and status, as the mails show it: the
     position in words (``service/mail/words.py``), then the grid unless the view's
     ``board_text`` is ``words``."""
-    return _tidy_text(_render("_board.txt", {"view": view_json}))
+    return _tidy_text(board_text(view_json))
 
 
 def _render(name: str, context: Mapping[str, Any]) -> str:
@@ -586,6 +589,161 @@ def legend(grid: Mapping[str, Any]) -> list[LegendEntry]:
     return entries
 
 
+# --- boards drawn in Python ------------------------------------------------------------------
+# A board is drawn once per mail (and per page) by the functions below, not cell by cell in
+# Jinja: a 16x16 board took about a thousand template calls per mail (issue 23). They give
+# the markup the templates gave, byte for byte. Every text they put in HTML goes through
+# markupsafe's ``escape``: engine texts, titles and whatever a player named or typed.
+
+
+def board_html(view: Mapping[str, Any]) -> Markup:
+    """The HTML board of a ``View.to_json()`` (see :func:`render_board_html`), its legend,
+    last move, offers, warnings and info lines, as ``_board.html`` includes it."""
+    grid = view["grid"]
+    sticks = battle_line(grid) if grid.get("rows") else {}
+    parts = [_board_table(view, grid, sticks) if grid.get("rows") else _board_pre(view)]
+    if grid.get("legend"):
+        parts.append(_board_legend(view, grid, sticks))
+    if view.get("last_move"):
+        marked = " (highlighted)" if view.get("last_squares") else ""
+        parts.append(f'<p style="{_CSS_SMALL}">{escape(view["last_move"])}{marked}</p>\n')
+    if "offers" in view and (view["offers"] or view["warnings"]):
+        for line in [*view["offers"], *view["warnings"]]:
+            parts.append(f'<p style="{_CSS_P}"><strong>{escape(line)}</strong></p>\n')
+    if view.get("info"):
+        info = escape("\n").join(view["info"])
+        parts.append(f'<div style="{_CSS_PRE}">{info}</div>\n')
+    return Markup("".join(parts))
+
+
+def board_text(view: Mapping[str, Any]) -> str:
+    """The plain-text board (see :func:`render_board_text`) before its blank lines are tidied,
+    as ``_board.txt`` includes it: the position in words, the grid unless the view's
+    ``board_text`` is ``words``, the info lines, the status, the offers and warnings."""
+    lines = [f"{sentence}\n" for sentence in position_in_words(view)]
+    if view.get("board_text", "grid") != "words":
+        lines.append(f"\n{view['ascii']}\n")
+        if view.get("last_move"):
+            marked = " (marked < and ^)" if view.get("last_squares") else ""
+            lines.append(f"{wrap(view['last_move'], TEXT_WIDTH)}{marked}\n")
+    lines.append("\n")
+    lines += [f"{wrap(line, TEXT_WIDTH)}\n" for line in view["info"]]
+    lines.append(f"{wrap(view['status'], TEXT_WIDTH)}\n")
+    if "offers" in view and (view["offers"] or view["warnings"]):
+        lines.append("\n")
+        lines += [f"{wrap(line, TEXT_WIDTH)}\n" for line in [*view["offers"], *view["warnings"]]]
+    return "".join(lines)
+
+
+def _board_pre(view: Mapping[str, Any]) -> str:
+    """A board without a grid: its ASCII picture."""
+    title = escape(view["title"])
+    return (
+        f'<pre role="img" aria-label="{title} board" style="{_CSS_PRE}">{escape(view["ascii"])}'
+        f'</pre>\n<p style="{_CSS_SMALL}">{title}: {escape(view["status"])}</p>\n'
+    )
+
+
+def _board_table(
+    view: Mapping[str, Any], grid: Mapping[str, Any], sticks: Mapping[str, str]
+) -> str:
+    """The grid as a table: file letters above and below, rank numbers left and right; the
+    squares ``sticks`` names bordered by Elasta's battle line."""
+    size = board_metrics(grid)
+    title, files, ranks = escape(view["title"]), grid["files"], grid["ranks"]
+    head = "".join(f'<th scope="col" bgcolor="{_COORD_COLOUR}">{escape(f)}</th>' for f in files)
+    out = [
+        f'<table cellpadding="0" cellspacing="{BOARD_LINE}" border="0" width="{size["width"]}"\n'
+        f' aria-label="{title} board, files {escape(files[0])} to {escape(files[-1])} from left'
+        f' to right, ranks {escape(ranks[0])} to {escape(ranks[-1])} from top to bottom"\n'
+        f' style="{_CSS_BOARD};max-width:{size["width"]}px">\n'
+        f'<caption style="{_CSS_CAPTION}">{title}: {escape(view["status"])}</caption>\n'
+        f'<thead>\n<tr align="center"><td bgcolor="{_COORD_COLOUR}" style="width:'
+        f'{size["coord"]}px;height:20px"></td>{head}<td bgcolor="{_COORD_COLOUR}" style="width:'
+        f'{size["coord"]}px"></td></tr>\n</thead>\n'
+        f'<tbody style="{escape(size["font_css"])};color:#1f1f1f">\n'
+    ]
+    game = view["game"]
+    for rank, row in zip(ranks, grid["rows"], strict=False):
+        rank_cell = f'<th scope="row" style="{_CSS_COORD}">{escape(rank)}</th>'
+        cells = "".join(_board_square(game, grid, cell, sticks) for cell in row)
+        out.append(
+            f'<tr align="center" valign="middle" style="height:{size["row"]}em">{rank_cell}\n'
+            f"{cells}{rank_cell}</tr>\n"
+        )
+    out.append(
+        f'</tbody>\n<tfoot>\n<tr align="center"><td bgcolor="{_COORD_COLOUR}" style="height:20px">'
+        f'</td>{head}<td bgcolor="{_COORD_COLOUR}"></td></tr>\n</tfoot>\n</table>\n'
+    )
+    return "".join(out)
+
+
+def _board_square(
+    game: str, grid: Mapping[str, Any], cell: Mapping[str, Any], sticks: Mapping[str, str]
+) -> str:
+    """One square: named for a screen reader, shaded, its piece, its ring and battle line."""
+    last = bool(cell.get("last"))
+    square = cell["square"]
+    text = cell.get("text")
+    opening = f'<td aria-label="{escape(cell_name(cell, grid))}" bgcolor="{_shade(cell["style"])}"'
+    if last:
+        opening += f" {LAST_MOVE_MARK}"
+    if last or square in sticks:
+        edge = (
+            f"border-{escape(sticks[square])}:4px solid {BATTLE_LINE}" if square in sticks else ""
+        )
+        ring = _CSS_LAST_MOVE if last else ""
+        opening += f' style="{edge}{";" if edge and last else ""}{ring}"'
+    if text:
+        piece = _piece_style(game, text, cell["style"])
+        return f'{opening}><span aria-hidden="true" style="{piece}">{escape(text)}</span></td>'
+    return f"{opening}></td>"
+
+
+def _board_legend(
+    view: Mapping[str, Any], grid: Mapping[str, Any], sticks: Mapping[str, str]
+) -> str:
+    """What the shades and pieces mean, the battle line and the last move's ring."""
+    entry_box = '<span style="display:inline-block;margin:0 14px 4px 0">'
+    out = [f'<p style="{_CSS_LEGEND}">\n']
+    for entry in legend(grid):
+        if entry.is_style:
+            sample = (
+                '<span aria-hidden="true" style="display:inline-block;width:14px;height:14px;'
+                "vertical-align:middle;border:1px solid #8c7b5a;background:"
+                f'{_shade(entry.style)}"></span>'
+            )
+        else:
+            piece = _piece_style(view["game"], entry.key, entry.style)
+            key = escape(entry.key)
+            sample = f'<span aria-hidden="true" style="{piece};font-size:12px">{key}</span>'
+        out.append(f"{entry_box}{sample} {escape(entry.meaning)}</span>\n")
+    if sticks:
+        out.append(
+            f'{entry_box}<span aria-hidden="true" style="display:inline-block;width:22px;'
+            f'height:0;vertical-align:middle;border-top:4px solid {BATTLE_LINE}"></span> battle '
+            "line (the sticks)</span>\n"
+        )
+    if view.get("last_squares"):
+        out.append(
+            f'{entry_box}<span aria-hidden="true" style="display:inline-block;width:14px;'
+            f'height:14px;vertical-align:middle;background:#ffffff;{_CSS_LAST_MOVE}"></span> '
+            "changed by the last move</span>\n"
+        )
+    out.append("</p>\n")
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _shade(style: str) -> Markup:
+    return escape(square_colour(style))
+
+
+@functools.lru_cache(maxsize=1024)
+def _piece_style(game: str, text: str, style: str) -> Markup:
+    return escape(piece_css(game, text, style))
+
+
 WHITE = "background-color:#ffffff"
 """Every text with a colour of its own gets an explicit background too: a dark-mode client
 that darkens backgrounds it finds unset could leave dark text on dark (issue 21)."""
@@ -624,6 +782,13 @@ CSS: Mapping[str, str] = {
 }
 """Inline styles shared by the HTML templates (webmail drops ``<style>`` blocks)."""
 
+_CSS_BOARD, _CSS_CAPTION, _CSS_COORD, _COORD_COLOUR = (
+    escape(CSS[name]) for name in ("board", "caption", "coord", "coord_colour")
+)
+_CSS_LEGEND, _CSS_LAST_MOVE, _CSS_P, _CSS_PRE, _CSS_SMALL = (
+    escape(CSS[name]) for name in ("legend", "last_move", "p", "pre", "small")
+)
+
 
 def _environment() -> Environment:
     environment = Environment(
@@ -660,6 +825,8 @@ def _environment() -> Environment:
         seat_label=seat_label,
         opponents=opponents,
         awaiting_orders=awaiting_orders,
+        board_html=board_html,
+        board_text=board_text,
         board_metrics=board_metrics,
         square_colour=square_colour,
         piece_css=piece_css,

@@ -9,7 +9,15 @@ from collections.abc import Callable, Iterable
 import pytest
 from click.testing import CliRunner
 
-from engine import IllegalMoveError, NotationError, PositionError, State, new_game, state_from_json
+from engine import (
+    IllegalMoveError,
+    NotationError,
+    PositionError,
+    State,
+    Termination,
+    new_game,
+    state_from_json,
+)
 from engine.games.anti_grid import (
     BLUE_POINT,
     CROSSING,
@@ -287,6 +295,7 @@ def test_ant12_one_pawn_left_loses() -> None:
     assert resolution.state.outcome is not None
     assert resolution.state.outcome.result == "1-0"
     assert resolution.state.outcome.reason == "Blue has one pawn left (ANT-12)"
+    assert resolution.state.outcome.termination is Termination.CAPTURE
     assert resolution.events[-1].text == "Game over: Blue has one pawn left (ANT-12)"
     assert resolution.state.to_act == ()
     assert resolution.state.legal_actions(1) == ()
@@ -299,6 +308,7 @@ def test_ant12_no_pawn_left_loses() -> None:
     state = setup([], ["p16", "n16"])
     assert state.outcome is not None
     assert state.outcome.reason == "Red has no pawn left (ANT-12)"
+    assert state.outcome.termination is Termination.CAPTURE
 
 
 def test_ant13_no_legal_move_loses() -> None:
@@ -309,6 +319,7 @@ def test_ant13_no_legal_move_loses() -> None:
         "1-0",
         "Blue has no legal move (ANT-13)",
     )
+    assert state.outcome.termination is Termination.NO_MOVES
 
 
 def test_ant14_trapped_on_unflankable_points_loses() -> None:
@@ -316,6 +327,7 @@ def test_ant14_trapped_on_unflankable_points_loses() -> None:
     assert state.outcome is not None
     assert state.outcome.result == "0-1"
     assert "(ANT-14)" in state.outcome.reason
+    assert state.outcome.termination is Termination.TRAPPED
 
 
 def test_ant14_applies_only_when_no_move_leaves_the_safe_points() -> None:
@@ -340,6 +352,7 @@ def test_ant15_sixty_moves_without_capture_end_the_game(red: list[str], result: 
     assert after.outcome is not None
     assert after.outcome.result == result
     assert after.outcome.reason.endswith("(ANT-15)")
+    assert after.outcome.termination is Termination.NO_PROGRESS
 
 
 def test_ant15_a_capture_resets_the_count() -> None:

@@ -20,6 +20,7 @@ from engine import (
     Outcome,
     Resolution,
     State,
+    Termination,
 )
 
 
@@ -154,3 +155,37 @@ def test_outcomes_give_places_points_and_result() -> None:
     assert Outcome.by_scores([3, 5, 3], "r").places == (2, 1, 2)
     assert Outcome.by_scores([3, 5, 3], "r").result == "2-1-2"
     assert Outcome.from_json(Outcome.draw(2, "r").to_json()).is_draw
+
+
+def test_issue23_termination_round_trips_through_the_outcome_json() -> None:
+    outcome = Outcome.win(0, 2, "White crossed (EPA-9)", Termination.GOAL)
+    data = outcome.to_json()
+    assert data["termination"] == "goal"
+    assert Outcome.from_json(data) == outcome
+    assert Outcome.from_json({**data, "termination": "no such ending"}) == outcome
+
+
+@pytest.mark.parametrize(
+    ("reason", "termination"),
+    [
+        ("White has more stones on the far home row (EPA-9)", Termination.GOAL),
+        ("Blue has no legal move (ANT-13)", Termination.NO_MOVES),
+        ("the same position occurred three times (EPA-11)", Termination.REPETITION),
+        ("Dark placed all 8 stones (ELE-11)", Termination.GOAL),
+        ("Dark reached 5 points (ELE-11)", Termination.SCORE),
+        ("O 3 : X 5, 10 action turns in a row without destruction", Termination.NO_PROGRESS),
+        ("White resigned", Termination.RESIGNATION),
+        ("draw by agreement", Termination.AGREEMENT),
+        ("Black lost on time", Termination.TIMEOUT),
+        ("Black forfeited after 3 missed turns", Termination.FORFEIT),
+        ("result set by the director: no show", Termination.ADJUDICATION),
+        ("Ann withdrew from the league", Termination.WITHDRAWAL),
+        ("reached the target", Termination.UNKNOWN),
+    ],
+)
+def test_issue23_an_outcome_stored_without_termination_gets_the_one_its_reason_tells(
+    reason: str, termination: Termination
+) -> None:
+    old = {"places": [1, 2], "reason": reason, "result": "1-0"}
+    assert Outcome.from_json(old).termination is termination
+    assert Outcome((1, 2), reason).termination is termination

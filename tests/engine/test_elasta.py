@@ -10,7 +10,15 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import Event, GameOverError, NotationError, OptionError, PositionError, new_game
+from engine import (
+    Event,
+    GameOverError,
+    NotationError,
+    OptionError,
+    PositionError,
+    Termination,
+    new_game,
+)
 from engine.games.elasta import (
     Elasta,
     ElastaState,
@@ -225,6 +233,7 @@ def test_ela10_white_wins_when_a_stick_reaches_h8() -> None:
     assert after.outcome is not None
     assert after.outcome.result == "1-0"
     assert "file f" in after.outcome.reason and "ELA-10" in after.outcome.reason
+    assert after.outcome.termination is Termination.GOAL
     assert after.to_act == ()
 
 
@@ -234,6 +243,7 @@ def test_ela10_black_wins_when_a_stick_reaches_h0() -> None:
     assert after.outcome is not None
     assert after.outcome.result == "0-1"
     assert events[-1].kind == "end"
+    assert after.outcome.termination is Termination.GOAL
 
 
 def test_ela10_a_stick_pushed_to_the_edge_and_pulled_back_does_not_win() -> None:
@@ -250,6 +260,7 @@ def test_ela10_both_ground_lines_in_one_turn_is_a_draw() -> None:
     assert after.outcome is not None
     assert after.outcome.is_draw
     assert "both ground lines" in after.outcome.reason
+    assert after.outcome.termination is Termination.GOAL
 
 
 def test_ela11_ten_consecutive_unchanged_turns_draw() -> None:
@@ -262,6 +273,7 @@ def test_ela11_ten_consecutive_unchanged_turns_draw() -> None:
     assert state.outcome is not None
     assert state.outcome.is_draw
     assert "ELA-11" in state.outcome.reason
+    assert state.outcome.termination is Termination.NO_PROGRESS
 
 
 def test_ela11_a_moved_stick_resets_the_count() -> None:

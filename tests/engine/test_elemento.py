@@ -12,6 +12,7 @@ from engine import (
     NotationError,
     PositionError,
     State,
+    Termination,
     new_game,
     state_from_json,
 )
@@ -266,6 +267,7 @@ def test_ele11_all_eight_stones_win_before_removals() -> None:
     assert after.outcome is not None
     assert after.outcome.result == "1-0"
     assert after.outcome.reason == "Light placed all 8 stones (ELE-11)"
+    assert after.outcome.termination is Termination.GOAL
     assert after.scores == (1, 0)
     assert after.position().split()[0] == "..../..../WFAE/AEWF"
     assert events[-1] == "Game over: Light placed all 8 stones (ELE-11)"
@@ -280,6 +282,7 @@ def test_ele11_first_to_five_points_wins() -> None:
     after, _ = play(state, "A@a1 1:opp a:opp")
     assert after.outcome is not None and after.outcome.result == "1-0"
     assert after.outcome.reason == "Light reached 5 points (ELE-11)"
+    assert after.outcome.termination is Termination.SCORE
     assert after.to_act == () and after.chance_outcomes() == ()
 
 
@@ -289,6 +292,7 @@ def test_ele12_decided_every_player_passing_twice_ends_the_game_equal_is_a_draw(
     final = resolution.state
     assert final.outcome is not None and final.outcome.is_draw
     assert final.outcome.reason == "every player passed twice in a row (ELE-12)"
+    assert final.outcome.termination is Termination.PASSES
     assert resolution.events[-1].text.startswith("Game over")
 
 
@@ -315,6 +319,7 @@ def test_quiet_turn_limit_ends_a_game_of_moves_without_points() -> None:
     after, _ = play(state, "d1-c1")
     assert after.outcome is not None and after.outcome.result == "0-1"
     assert "20 turns in a row without a placement or a point" in after.outcome.reason
+    assert after.outcome.termination is Termination.NO_PROGRESS
     assert position(MOVE_ONLY.replace(" 0 0", " 0 18")).play(0, "d1-c1").state.quiet == 19
 
 
@@ -401,6 +406,7 @@ def test_ele15_decided_first_to_three_points_wins_with_three_or_four_players() -
     assert after.outcome is not None
     assert after.outcome.places == (3, 1, 3, 2)
     assert after.outcome.reason == "East reached 3 points (ELE-15)"
+    assert after.outcome.termination is Termination.SCORE
 
 
 def test_ele13_ele15_four_player_seeded_game_reaches_an_end_in_seating_order() -> None:

@@ -14,6 +14,7 @@ from engine import (
     NotationError,
     NotYourTurnError,
     PositionError,
+    Termination,
     new_game,
     state_from_json,
 )
@@ -330,6 +331,14 @@ def test_epa9_a_crossing_wins_only_when_the_opponent_cannot_answer() -> None:
     over = crossed.play(1, "a7-a6").state
     assert over.outcome is not None and over.outcome.winners == (0,)
     assert "EPA-9" in over.outcome.reason
+    assert over.outcome.termination is Termination.GOAL
+
+
+def test_epa9_black_crossing_wins_as_goal_too() -> None:
+    state = place(white="h1 a2", black="e2 a7")
+    over = play(state, "a2-a3", "e2-e1", "a3-a4")
+    assert over.outcome is not None and over.outcome.winners == (1,)
+    assert "EPA-9" in over.outcome.reason and over.outcome.termination is Termination.GOAL
 
 
 def test_epa9_equal_numbers_on_the_home_rows_do_not_win() -> None:
@@ -350,6 +359,7 @@ def test_epa10_decided_a_player_without_a_legal_move_loses() -> None:
     assert state.outcome is not None
     assert state.outcome.winners == (1,)
     assert "EPA-10" in state.outcome.reason
+    assert state.outcome.termination is Termination.NO_MOVES
     assert state.to_act == () and state.legal_actions(0) == ()
 
 
@@ -362,6 +372,7 @@ def test_epa11_decided_threefold_repetition_is_a_draw() -> None:
     thrice = play(twice, *shuffle)
     assert thrice.outcome is not None and thrice.outcome.is_draw
     assert "EPA-11" in thrice.outcome.reason
+    assert thrice.outcome.termination is Termination.REPETITION
 
 
 def test_epa11_counts_are_in_the_json_not_in_the_position_string() -> None:

@@ -10,7 +10,14 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from engine import IllegalMoveError, NotationError, PositionError, new_game, state_from_json
+from engine import (
+    IllegalMoveError,
+    NotationError,
+    PositionError,
+    Termination,
+    new_game,
+    state_from_json,
+)
 from engine.games.nelaxtam import NelaxtamState, Orders
 from service.cli import main
 
@@ -459,6 +466,7 @@ def test_nel13_game_ends_when_no_x_piece_touches_an_o_piece() -> None:
     assert not before.is_over
     after, events = play(before, "1:xe", "hold")
     assert after.outcome is not None and after.outcome.result == "1-0"
+    assert after.outcome.termination is Termination.NO_CONTACT
     assert events[-1] == (
         "Game over: O 1 : X 0, no X piece touches an O piece, nothing can be destroyed "
         "(NEL-13, NEL-14)"
@@ -475,6 +483,7 @@ def test_nel13_game_ends_after_10_action_turns_without_destruction() -> None:
     nine = with_tail(state, "12 9")
     over, events = play(nine, None, None)
     assert over.calm == 10 and over.outcome is not None
+    assert over.outcome.termination is Termination.NO_PROGRESS
     assert "10 action turns in a row without destruction" in events[-1]
 
 
@@ -484,6 +493,7 @@ def test_nel14_diagram_7_scores_x_22_o_30_and_is_over() -> None:
     assert not state.contact() and state.is_over
     assert state.outcome is not None and state.outcome.winners == (0,)
     assert state.outcome.reason.startswith("O 30 : X 22")
+    assert state.outcome.termination is Termination.NO_CONTACT
     assert state.legal_actions(0) == () and state.to_act == ()
 
 

@@ -19,6 +19,7 @@ from markupsafe import escape
 import engine
 from service.mail.extract import REPLY_MARKER, extract_text
 from service.mail.render import (
+    ENVIRONMENT,
     KINDS,
     NEUTRAL,
     RenderedEmail,
@@ -186,6 +187,32 @@ def test_unknown_game_and_style_get_a_neutral_look() -> None:
     html = render_board_html({**view, "game": "newgame", "grid": grid})
     assert f'bgcolor="{NEUTRAL.square}"' in html
     assert 'aria-label="a1, a queen on lava"' in html and ">Q</span>" in html
+
+
+def test_issue23_the_board_drawn_in_python_escapes_every_text_it_shows() -> None:
+    view = scenario(SNAPSHOT_GAME).opening.view(0).to_json()
+    cell = {"square": "a1", "text": HOSTILE_NAME, "style": "lava", "title": HOSTILE_NAME}
+    grid = {"files": ["a"], "ranks": ["1"], "rows": [[cell]], "legend": [["lava", HOSTILE_NAME]]}
+    texts = ("title", "status", "last_move")
+    hostile = {name: HOSTILE_NAME for name in texts} | {"grid": grid, "last_squares": ["a1"]}
+    lists = {"offers": [HOSTILE_NAME], "warnings": [HOSTILE_NAME], "info": [HOSTILE_NAME]}
+    for shown in ({**view, **hostile, **lists}, {**view, **hostile, "grid": {**grid, "rows": []}}):
+        html = render_board_html(shown)
+        assert HOSTILE_NAME not in html and "<script>" not in html
+        assert str(escape(HOSTILE_NAME)) in html
+
+
+def test_issue23_a_mail_draws_its_board_once_per_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[str] = []
+    for name in ("board_html", "board_text"):
+        draw = ENVIRONMENT.globals[name]
+        monkeypatch.setitem(
+            ENVIRONMENT.globals,
+            name,
+            lambda view, draw=draw, name=name: drawn.append(name) or draw(view),
+        )
+    render_email("opponent_moved", context("opponent_moved", "anti-grid"))
+    assert sorted(drawn) == ["board_html", "board_text"]
 
 
 @pytest.mark.parametrize("name", engine.names())

@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from sqlalchemy import select
 
-from service import games, players
+from service import games, notify, players
 from service.db import Database
 from service.mail.addresses import make_reply_address
 from service.mail.models import InboundMessage
@@ -60,11 +60,12 @@ def current_address(database: Database, game_id: int, player_id: int) -> str:
 def latest(database: Database, address: str, game_id: int | None = None) -> EmailMessage:
     """The latest mail written to ``address`` (about ``game_id``), parsed."""
     with database.transaction() as session:
-        query = select(Outbox.body).where(Outbox.to_address == address)
+        query = select(Outbox).where(Outbox.to_address == address)
         if game_id is not None:
             query = query.where(Outbox.game_id == game_id)
-        body = session.scalar(query.order_by(Outbox.id.desc()).limit(1))
-    assert body is not None, f"no mail to {address}"
+        row = session.scalar(query.order_by(Outbox.id.desc()).limit(1))
+        assert row is not None, f"no mail to {address}"
+        body = notify.rendered(session, row).body  # a worker may not have sent it yet
     parsed = email.message_from_string(body, policy=email.policy.default)
     assert isinstance(parsed, EmailMessage)
     return parsed
@@ -75,7 +76,7 @@ def mails(database: Database, address: str, kind: str | None = None) -> list[Out
         query = select(Outbox).where(Outbox.to_address == address)
         if kind is not None:
             query = query.where(Outbox.kind == kind)
-        return list(session.scalars(query.order_by(Outbox.id)))
+        return [notify.rendered(session, row) for row in session.scalars(query.order_by(Outbox.id))]
 
 
 def inbound(database: Database, inbound_id: int) -> InboundMessage:

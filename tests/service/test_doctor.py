@@ -45,6 +45,7 @@ from service.mail.models import PROCESSED, InboundMessage
 from service.mail.smtpd import Listener
 from service.models import Base, Outbox, utcnow
 from service.ops import doctor, health
+from service.tasks import Task
 from tests.service.conftest import TOYS, run_inline
 from tests.service.gateway_kit import dkim_key
 from tests.service.test_smtp_live import self_signed
@@ -175,7 +176,7 @@ class Deployment:
     def sweep(self) -> None:
         """What beat does every PBEM_SWEEP_SECONDS: run the sweep task (it leaves the
         heartbeat)."""
-        run_inline("pbem.sweep", ())
+        run_inline(Task.SWEEP, ())
 
 
 def failed(lines: list[str]) -> set[str]:

@@ -14,6 +14,7 @@ from service.db import Database
 from service.mail import gateway, webhook
 from service.mail.models import InboundMessage
 from service.models import Order, Outbox
+from service.tasks import Task
 from tests.service.gateway_kit import (
     SHAPES,
     current_address,
@@ -313,7 +314,7 @@ def test_a_lost_task_is_found_by_the_sweep(database: Database) -> None:
     found: list[tuple[str, tuple[object, ...]]] = []
     database.dispatch = lambda name, args: found.append((name, args))
     assert gateway.sweep(database, utcnow() + timedelta(minutes=5)) == 1
-    assert found == [(gateway.PROCESS_TASK, (stored.id,))]
+    assert found == [(Task.PROCESS_INBOUND, (stored.id,))]
 
 
 def test_the_webhook_checks_the_signature(database: Database) -> None:

@@ -208,9 +208,11 @@ def test_a_result_is_set_corrected_and_voided_with_mails_and_ratings(
     assert bad.status_code == 422 and "1-0, 0-1, 1/2-1/2" in bad.get_json()["error"]["message"]
     over = admin.ok("POST", path + "/result", {"result": "1-0", "reason": "agreed by phone"})
     assert over["game"]["result"]["result"] == "1-0"
+    assert over["game"]["result"]["termination"] == "adjudication"  # issue 23
     admin.ok("POST", path + "/result", {"result": "0-1", "reason": "scoresheet error"})
     record = admin.ok("GET", path + "/record")
     assert record["result"]["result"] == "0-1"
+    assert record["result"]["termination"] == "adjudication"
     assert any("corrected" in entry["text"] for entry in record["log"])
     first = record["seats"][0]["player_id"]
     assert admin.ok("GET", f"/players/{first}/ratings")["ratings"][0]["rating"] < 1500
@@ -237,6 +239,8 @@ def test_a_substitute_takes_a_seat_and_the_result_counts_for_the_entry(
         "POST", f"/games/{game_id}/replace", {"player": leaving, "by": sub.id, "reason": "ill"}
     )
     sub.ok("POST", f"/games/{game_id}/resign")
+    result = admin.ok("GET", f"/games/{game_id}")["game"]["result"]
+    assert result["termination"] == "resignation"  # issue 23: read from the reason
     table = admin.ok("GET", f"/leagues/{data['id']}/standings")["standings"]
     assert {row["player"]["id"]: row["losses"] for row in table["rows"]}[leaving] == 1
 

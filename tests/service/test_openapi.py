@@ -16,12 +16,29 @@ from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
 from service import games
+from service.models import NOTIFY
 from service.openapi import ROUTES, Route, document
 from tests.service.conftest import Client, new_player
 
 
 def test_the_document_is_valid_openapi() -> None:
     validate(document())
+
+
+def test_the_document_offers_every_notify_choice() -> None:
+    """Issue 23: the document once offered ``notify`` as ``each|none`` though ``digest`` is
+    valid; every schema that names the field (request and answer) lists all three."""
+    schemas = document()["components"]["schemas"]
+    found = {}
+    for name, schema in schemas.items():
+        field = schema.get("properties", {}).get("notify")
+        if field is not None:
+            choices = field.get("enum") or [
+                value for part in field.get("anyOf", []) for value in part.get("enum", [])
+            ]
+            found[name] = sorted(choices)
+    assert found and all(choices == sorted(NOTIFY) for choices in found.values()), found
+    assert "digest" in NOTIFY
 
 
 def test_the_document_lists_every_route_of_the_app(app: Flask, alice: Client) -> None:

@@ -247,3 +247,21 @@ def test_answers_to_a_digest_readers_mail_are_never_held(
             in_reply_to="<board@example.org>",
         )
         assert row is not None and row.kind == "your_turn"
+
+
+def test_a_batch_counts_only_the_mail_it_sent_now(database: Database, alice: Client) -> None:
+    """Issue 23: ``send_many`` counted a row sent already (skipped) as sent."""
+    with database.transaction() as session:
+        player = session.get_one(Player, alice.id)
+        rows = [
+            notify.queue_mail(session, kind="help", to=player, game=None, context={})
+            for _ in range(3)
+        ]
+        ids = [row.id for row in rows if row is not None]
+    assert len(ids) == 3  # sent as they were queued (the tests run tasks inline) ...
+    with database.transaction() as session:
+        for row in session.scalars(select(Outbox).where(Outbox.id.in_(ids[1:]))):
+            row.sent_at = None  # ... so two are made unsent again; the first stays sent
+    assert notify.send_many(database, ids) == 2
+    assert notify.send_many(database, ids) == 0
+    assert all(row.sent_at is not None for row in outbox(database) if row.id in ids)

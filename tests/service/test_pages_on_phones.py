@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from service import games, leagues  # noqa: F401  (leagues: registers its hooks)
+from service import games, leagues  # noqa: F401
 from service.db import Database
 from service.mail.links import settings_token
 from service.models import Game, Player

@@ -10,9 +10,10 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service import games, notify, schedule
+from service import games, schedule
 from service.db import Database, enqueue
 from service.models import Outbox, Player
+from service.tasks import Task
 from tests.service.conftest import Client
 from tests.service.test_api import start
 from tests.service.test_schedule import turn_row
@@ -73,6 +74,6 @@ def test_mail_queued_together_goes_out_as_one_batch(database: Database) -> None:
     with database.held_tasks():
         for outbox_id in (7, 8, 9):
             with database.transaction() as session:
-                enqueue(session, notify.SEND_TASK, outbox_id)
-                enqueue(session, notify.SEND_TASK, outbox_id)
-    assert seen == [(notify.SEND_BATCH_TASK, ([7, 8, 9],))]
+                enqueue(session, Task.SEND, outbox_id)
+                enqueue(session, Task.SEND, outbox_id)
+    assert seen == [(Task.SEND_BATCH, ([7, 8, 9],))]

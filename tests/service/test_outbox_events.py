@@ -1,0 +1,87 @@
+"""Issue 23: the transaction writes what to send, the send task renders it after commit; a
+mail shows the position of its own event, however late it is rendered, and a retry sends the
+bytes of the first render."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from service import notify
+from service.db import Database
+from service.models import Outbox
+from tests.service.conftest import Client
+from tests.service.mails import readable
+from tests.service.test_api import start
+
+SENT: list[bytes] = []
+
+
+def failing_sender(*args: Any) -> None:
+    raise ConnectionError("mail server unreachable")
+
+
+def keeping_sender(settings: Any, row: Outbox, mail: Any) -> None:
+    SENT.append(bytes(mail))
+
+
+def rows(database: Database, kind: str) -> list[Outbox]:
+    with database.transaction() as session:
+        return list(session.scalars(select(Outbox).where(Outbox.kind == kind).order_by(Outbox.id)))
+
+
+def test_issue_23_a_mail_rendered_after_later_moves_shows_its_own_move(
+    database: Database, alice: Client, bob: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = start(alice, bob, "countdown")
+    path = f"/games/{game['id']}/moves"
+    with monkeypatch.context() as unsent:  # the send tasks wait (a busy worker)
+        unsent.setattr(notify, "send", lambda *args, **kwargs: None)
+        unsent.setattr(notify, "send_many", lambda *args, **kwargs: 0)
+        alice.ok("POST", path, {"turn": 1, "text": "take 2"})
+        first = rows(database, "opponent_moved")
+        assert [row.body for row in first] == [""], "nothing is rendered in the transaction"
+        bob.ok("POST", path, {"turn": 2, "text": "take 1"})
+        alice.ok("POST", path, {"turn": 3, "text": "take 1"})
+    ids = [row.id for row in rows(database, "opponent_moved")]
+    assert len(ids) == 3
+    assert notify.send_many(database, ids) == 3
+    mails = {row.id: readable(row) for row in rows(database, "opponent_moved")}
+    own = mails[first[0].id]
+    assert "Last move (turn 1)" in own and "\nooooo\n" in own  # 7 - 2 left after its move
+    assert "Last move (turn 3)" not in own and "Last move (turn 2)" not in own
+    last = mails[ids[-1]]
+    assert "Last move (turn 3)" in last and "\nooo\n" in last
+
+
+def test_issue_23_a_retry_after_a_failed_send_sends_the_same_bytes(
+    database: Database, alice: Client, bob: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = database.settings
+    broken = type(settings)(**{**settings.__dict__, "mail_sender": f"{__name__}:failing_sender"})
+    keeping = type(settings)(**{**settings.__dict__, "mail_sender": f"{__name__}:keeping_sender"})
+    game = start(alice, bob, "countdown")
+    with monkeypatch.context() as unsent:
+        unsent.setattr(notify, "send", lambda *args, **kwargs: None)
+        unsent.setattr(notify, "send_many", lambda *args, **kwargs: 0)
+        alice.ok("POST", f"/games/{game['id']}/moves", {"turn": 1, "text": "take 2"})
+    row_id = rows(database, "opponent_moved")[0].id
+    with database.transaction() as session:
+        assert notify.send(session, broken, row_id) is not None
+    failed = rows(database, "opponent_moved")[0]
+    assert failed.sent_at is None and failed.attempts == 1 and failed.body
+    # the game moves on before the retry: the retry still sends what the first try made
+    bob.ok("POST", f"/games/{game['id']}/moves", {"turn": 2, "text": "take 1"})
+    SENT.clear()
+    with database.transaction() as session:
+        assert notify.send(session, keeping, row_id) is None
+    again = rows(database, "opponent_moved")[0]
+    assert again.sent_at is not None and again.body == failed.body
+    assert again.subject == failed.subject
+    assert len(SENT) == 1
+    assert SENT[0] == bytes(notify.message(settings, failed))
+    with database.transaction() as session:  # sent: a task run twice sends nothing more
+        assert notify.send(session, keeping, row_id) is None
+    assert len(SENT) == 1
