@@ -228,7 +228,8 @@ def test_every_game_mail_carries_the_chain_head_of_its_moment(
         link["n"]: link["hash"] for link in alice.ok("GET", f"/games/{game_id}/record")["chain"]
     }
     with database.transaction() as session:
-        rows = list(session.scalars(select(Outbox).where(Outbox.game_id == game_id)))
+        query = select(Outbox).where(Outbox.game_id == game_id).order_by(Outbox.id)
+        rows = list(session.scalars(query))  # by id: PostgreSQL returns updated rows anywhere
         assert rows
         for row in rows:
             found = CHAIN_LINE.findall(readable(row))
