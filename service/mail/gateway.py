@@ -47,9 +47,9 @@ from email.policy import compat32
 from email.utils import getaddresses
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from service import conditional, games, notify, players
 from service.config import Settings
@@ -119,8 +119,9 @@ def message_id_of(raw: bytes) -> str:
     return " ".join(value.split())[:998]
 
 
-def dedup_key(raw: bytes) -> str:
-    message_id = message_id_of(raw)
+def dedup_key(raw: bytes, message_id: str | None = None) -> str:
+    """``message_id``: the raw message's :func:`message_id_of`, when the caller has it."""
+    message_id = message_id_of(raw) if message_id is None else message_id
     if message_id:
         return "mid:" + hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()
     return "sha:" + hashlib.sha256(raw).hexdigest()
@@ -177,7 +178,8 @@ def receive(
     size limit, :class:`AmbiguousHeaders` for header lines that could be split two ways."""
     check_size(database.settings, raw)
     check_header_block(raw)
-    key = dedup_key(raw)
+    message_id = message_id_of(raw)  # the headers parsed once, for the key and the row
+    key = dedup_key(raw, message_id)
     try:
         with database.transaction() as session:
             found = session.scalar(select(InboundMessage.id).where(InboundMessage.dedup_key == key))
@@ -185,7 +187,7 @@ def receive(
                 return Received(found, True)
             row = InboundMessage(
                 dedup_key=key,
-                message_id=storable(message_id_of(raw)) or None,
+                message_id=storable(message_id) or None,
                 content_hash=hashlib.sha256(raw).hexdigest(),
                 raw=raw,
                 channel=channel,
@@ -265,6 +267,8 @@ def _count_attempt(database: Database, inbound_id: int, now: datetime) -> str | 
     """RECEIVED when the message is to be worked on now (its attempt committed), else its
     status: already done, or failed here because it has had its ``MAX_ATTEMPTS``."""
     with database.transaction() as session:
+        if _counted(session, inbound_id):  # the usual case, in one statement
+            return RECEIVED
         row = _locked(session, inbound_id)
         if row is None or row.status != RECEIVED:
             return row.status if row else None
@@ -275,21 +279,43 @@ def _count_attempt(database: Database, inbound_id: int, now: datetime) -> str | 
         return RECEIVED
 
 
+def _counted(session: Session, inbound_id: int) -> bool:
+    """Count one more attempt of a message still to be worked on and under its
+    ``MAX_ATTEMPTS``, in one locking UPDATE (no read first: one round trip per reply);
+    False when there is no such row, and :func:`_count_attempt` reads why."""
+    query = (
+        update(InboundMessage)
+        .where(
+            InboundMessage.id == inbound_id,
+            InboundMessage.status == RECEIVED,
+            InboundMessage.attempts < MAX_ATTEMPTS,
+        )
+        .values(attempts=InboundMessage.attempts + 1)
+        .returning(InboundMessage.id)
+        .execution_options(synchronize_session=False)
+    )
+    return session.scalar(query) is not None
+
+
 def _work(database: Database, inbound_id: int, now: datetime) -> str | None:
     with database.transaction() as session:
         row = _locked(session, inbound_id)
         if row is None or row.status != RECEIVED:  # a racing worker got there first
             return row.status if row else None
         reply = clean_reply(extract_reply(row.raw))
-        row.sender = reply.sender[:254] or None
+        sender = reply.sender[:254] or None
         try:
             with session.begin_nested():
+                # Set inside the savepoint so that it is written with the handling's first
+                # change, not in an UPDATE of its own; set again below, after a rollback.
+                row.sender = sender
                 status, result = _Handling(session, database.settings, row, reply, now).run()
         except Exception as error:  # kept on the row with the raw mail; the worker lives on
             if is_conflict(error):
                 raise
             log.exception("inbound message %s failed", inbound_id)
             status, result = FAILED, f"{type(error).__name__}: {error}"
+            row.sender = sender
             _apologise(session, database.settings, row, reply, now)
         row.status, row.result, row.processed_at = status, storable(result)[:RESULT_CHARS], now
         return status
@@ -361,9 +387,10 @@ def _address_of(player: Player, sender: str) -> str | None:
     return sender.lower() if sender.lower() in owned else player.address
 
 
-def _first_token(
-    settings: Settings, row: InboundMessage
-) -> ReplyToken | LeagueToken | DoctorToken | ConfirmToken | None:
+AnyToken = ReplyToken | LeagueToken | DoctorToken | ConfirmToken
+
+
+def _first_token(settings: Settings, row: InboundMessage) -> AnyToken | None:
     for address in _recipients(row):
         try:
             return read_any_address(settings.secret(), settings.mail_domain, address)
@@ -409,11 +436,14 @@ class _Handling:
     confirmed: bool = False
     """The registered mailbox confirmed this held reply (``confirm_held``): what nobody
     could authenticate is played now; a failed check still refuses."""
+    addressed: tuple[AnyToken | None, list[str]] | None = None
+    """What :meth:`_addressed` read, once."""
 
     def run(self) -> tuple[str, str]:
         if self.reply.sender_problem:  # not one clear author (extract.author_of): nobody's move
             return self._refuse(self.reply.sender_problem)
-        doctor = doctor_token(self.settings, self.row)
+        token, _codes = self._addressed()
+        doctor = token if isinstance(token, DoctorToken) else None  # as ``doctor_token`` reads
         if doctor is not None:  # before the no-reply rules: a doctor's reply is never answered
             return self._doctor_reply(doctor)
         quiet = unanswerable(self.reply, self.settings.mail_domain)
@@ -428,8 +458,11 @@ class _Handling:
             return self._doctor_reply(token)
         if isinstance(token, ConfirmToken):
             return self._confirmation(token)
-        player = self.session.get(Player, token.player_id)
-        game = self.session.get(Game, token.game_id)
+        # With their addresses and seats, read below: two statements, not four; the row's
+        # sender is written later, with its game and player, in one UPDATE.
+        with self.session.no_autoflush:
+            player = self.session.get(Player, token.player_id, options=[joinedload(Player.emails)])
+            game = self.session.get(Game, token.game_id, options=[joinedload(Game.seats)])
         if player is None or game is None:
             return self._refuse("this reply address names a game or player that does not exist")
         self.row.game_id = game.id
@@ -462,16 +495,27 @@ class _Handling:
 
     # -- who is it for ----------------------------------------------------------------------
 
-    def _token(
-        self,
-    ) -> tuple[ReplyToken | LeagueToken | DoctorToken | ConfirmToken | None, tuple[str, str]]:
-        secret, domain = self.settings.secret(), self.settings.mail_domain
-        codes: list[str] = []
-        for address in _recipients(self.row):
-            try:
-                return read_any_address(secret, domain, address), ("", "")
-            except AddressError as error:
-                codes.append(error.code)
+    def _addressed(self) -> tuple[AnyToken | None, list[str]]:
+        """The first recipient that is an address of ours, read (its token), and why each
+        recipient before it is none: read once per message, the headers parsed once."""
+        if self.addressed is None:
+            secret, domain = self.settings.secret(), self.settings.mail_domain
+            codes: list[str] = []
+            token: AnyToken | None = None
+            for address in _recipients(self.row):
+                try:
+                    token = read_any_address(secret, domain, address)
+                    break
+                except AddressError as error:
+                    codes.append(error.code)
+            self.addressed = (token, codes)
+        return self.addressed
+
+    def _token(self) -> tuple[AnyToken | None, tuple[str, str]]:
+        token, codes = self._addressed()
+        if token is not None:
+            return token, ("", "")
+        domain = self.settings.mail_domain
         if "forged" in codes:
             return None, self._refuse("this reply address was not issued by us")
         if "unknown" in codes:
@@ -696,8 +740,9 @@ class _Handling:
         session, now, gid = self.session, self.now, game.id
         kind = command.kind
         if kind is Kind.MOVE:
-            sealed = games.state_of(games.lock(session, gid)).simultaneous
-            if sealed:
+            # Whether turns are sealed is the game's kind (a class attribute of its state):
+            # no need to lock and read the game again, ``games.submit`` does that.
+            if games.state_of(game).simultaneous:
                 games.submit(session, gid, player, token.turn, command.argument, CHANNEL, now)
                 text = f"orders {command.argument} received (sealed until the turn resolves)"
                 text += _noted(command)

@@ -81,7 +81,7 @@ def test_issue_23_a_retry_after_a_failed_send_sends_the_same_bytes(
     assert again.sent_at is not None and again.body == failed.body
     assert again.subject == failed.subject
     assert len(SENT) == 1
-    assert SENT[0] == bytes(notify.message(settings, failed))
+    assert SENT[0] == bytes(notify.message(failed))
     with database.transaction() as session:  # sent: a task run twice sends nothing more
         assert notify.send(session, keeping, row_id) is None
     assert len(SENT) == 1
