@@ -68,6 +68,7 @@ def test_a_seat_forfeits_after_n_missed_turns(
         "places": [1, 2],
         "reason": "Player 2 forfeited after 1 missed turns",
         "result": "1-0",
+        "termination": "forfeit",
     }
 
 
