@@ -113,6 +113,8 @@ class Work(Session):
     in one statement (``notify``'s mails of one event, issue 23).
     ``last_moves``: (game id, turn, status) -> the last move's line and squares
     (``service.reader.last_move``), worked out once for every seat's mail.
+    ``scenes``: game id -> (the game's moment, its scene): what every reader's view of an
+    event is drawn from after commit (``notify.game_scene``), worked out once per event.
     """
 
     def __init__(self, *args: Any, database: Database | None = None, **kwargs: Any) -> None:
@@ -123,6 +125,7 @@ class Work(Session):
         self.league_rounds: dict[int, dict[str, Any] | None] = {}
         self.outbox_batch: list[Any] | None = None
         self.last_moves: dict[tuple[int, int, str], tuple[str | None, list[str]]] = {}
+        self.scenes: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
 
 
 def work_of(session: Session) -> Work:

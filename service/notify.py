@@ -57,7 +57,7 @@ from service.mail.links import settings_token
 from service.mail.play_links import play_token
 from service.mail.render import KINDS, duration, render_email, render_subject
 from service.models import Game, Order, Outbox, Player, Turn, utcnow
-from service.reader import forfeit_lines, view_for
+from service.reader import drawn_view, forfeit_lines, scene_of
 from service.tasks import Task
 
 log = logging.getLogger(__name__)
@@ -146,8 +146,9 @@ def _write(
     carries (:func:`release`): their subjects join this one's, in the order they happened,
     and the body lists them.
 
-    The row keeps the position the mail shows as of now (``position``: the game values, the
-    reader's view among them), so that sent later it never shows a later move (issue 23)."""
+    The row keeps the position the mail shows as of now (``position``: the event's scene,
+    shared by its readers, and the reader's seat; :func:`game_scene`), so that sent later it
+    never shows a later move (issue 23); the reader's view is drawn from it at render."""
     player = to if isinstance(to, Player) else None
     address = player.address if player is not None else str(to)
     answering = in_reply_to is not None or kind in ANSWERS
@@ -161,7 +162,7 @@ def _write(
             return existing
     settings = settings_of(session)
     now = now or utcnow()
-    values, defaults = game_values(session, settings, game, player)
+    scene = game_scene(session, settings, game)
     row = Outbox(
         key=key,
         game_id=game.id if game else None,
@@ -178,9 +179,11 @@ def _write(
         reply_to=reply_to,
         report=report,
         context=freeze(dict(context)),
-        position=freeze(
-            {"game": values, "defaults": defaults, "status": game.status if game else None}
-        ),
+        position={
+            "scene": scene,
+            "seat": seat_of(game, player),
+            "status": game.status if game else None,
+        },
         merged=[
             {"kind": item.kind, "context": freeze(item.context), "carrier": item.context is context}
             for item in merged
@@ -247,15 +250,18 @@ def render(session: Session, settings: Settings, row: Outbox) -> Outbox:
         return row
     kind = row.kind.removeprefix(HELD)
     player = session.get(Player, row.player_id) if row.player_id is not None else None
-    position = thaw(row.position or {})
+    position = row.position or {}
     reader = reader_context(settings, player, row.to_address)
     context = thaw(row.context or {})
+    if "scene" in position:
+        game, defaults = drawn_values(settings, position["scene"], position["seat"], player)
+    else:  # a row of the first outbox shape: the reader's values themselves
+        game, defaults = thaw(position.get("game") or {}), thaw(position.get("defaults") or {})
 
     def values_of(item_kind: str, item_context: Mapping[str, Any]) -> dict[str, Any]:
-        defaults = position.get("defaults") or {}
         return {
             **reader,
-            **(position.get("game") or {}),
+            **game,
             **{name: value for name, value in defaults.items() if name in KINDS[item_kind]},
             **item_context,
         }
@@ -505,7 +511,55 @@ def game_values(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The GAME values of a mail to ``reader`` as the game stands now, and the defaults of
     the kinds' own values (``turn``, ``deadline``, ``commitment``) for a kind that takes them."""
+    scene = game_scene(session, settings, game)
+    return drawn_values(settings, scene, seat_of(game, reader), reader)
+
+
+def seat_of(game: Game | None, reader: Player | None) -> int | None:
+    if game is None or reader is None:
+        return None
+    return next((s.seat for s in game.seats if s.player_id == reader.id), None)
+
+
+def game_scene(session: Session, settings: Settings, game: Game | None) -> dict[str, Any]:
+    """What every reader's GAME values of a mail about ``game`` as it stands now are drawn from
+    (:func:`drawn_values`), as JSON: the engine state and the facts of the moment, worked out
+    once per event (every seat's mail of it shares one value; issue 23). The reader's view
+    itself is drawn when the mail is rendered, after commit."""
     if game is None:
+        return {"game_id": None}
+    cache = db.work_of(session).scenes
+    offers, missed = tuple(game.draw_offers or ()), tuple(seat.missed for seat in game.seats)
+    moment: tuple[Any, ...] = (game.state, game.turn, game.status, game.result, offers, missed)
+    cached = cache.get(game.id)
+    if cached is not None and cached[0] == moment:
+        found: dict[str, Any] = cached[1]
+        return found
+    state = engine.state_from_json(game.state)
+    scene: dict[str, Any] = freeze(
+        {
+            "game_id": game.id,
+            "rules_url": rules.game_url(settings.public_url, game.name),
+            "chain_link": chain.head_line(session, game),
+            "league": league_round(session, settings, game),
+            "turn": game.turn,
+            "deadline": open_deadline(session, game),
+            "commitment": game.commitment,
+            "view": scene_of(session, game, state),
+        }
+    )
+    cache[game.id] = (moment, scene)
+    return scene
+
+
+def drawn_values(
+    settings: Settings, frozen: Mapping[str, Any], seat: int | None, reader: Player | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The GAME values of ``seat``'s reader (None: a spectator) from a :func:`game_scene`,
+    with their own view (seat, board turned, words or grid), and the kinds' defaults."""
+    scene = thaw(frozen)
+    game_id = scene["game_id"]
+    if game_id is None:
         return {
             "game_id": None,
             "game_url": None,
@@ -513,26 +567,21 @@ def game_values(
             "view": None,
             "players": None,
         }, {}
-    state = engine.state_from_json(game.state)
-    seat = next((s.seat for s in game.seats if reader and s.player_id == reader.id), None)
-    names: list[str | None] = [None] * game.players
-    for taken in game.seats:
-        names[taken.seat] = taken.player.name
-    defaults = {
-        "turn": game.turn,
-        "deadline": open_deadline(session, game),
-        "commitment": game.commitment,
-    }
-    view = view_for(session, game, state, seat, reader)
-    view["league"] = league_round(session, settings, game)
+    facts = scene["view"]
+    flip = reader.board_flip if reader is not None else False
+    board_text = reader.board_text if reader is not None else "grid"
+    view = drawn_view(facts, seat, flip, board_text)
+    view["league"] = scene["league"]
+    turn, active = scene["turn"], facts["status"] == "active"
+    defaults = {"turn": turn, "deadline": scene["deadline"], "commitment": scene["commitment"]}
     return {
-        "game_id": game.id,
-        "game_url": game_url(settings, game.id),
-        "rules_url": rules.game_url(settings.public_url, game.name),
-        "chain_link": chain.head_line(session, game),
-        "play_url": play_url(settings, game, reader, seat),
+        "game_id": game_id,
+        "game_url": game_url(settings, game_id),
+        "rules_url": scene["rules_url"],
+        "chain_link": scene["chain_link"],
+        "play_url": turn_play_url(settings, game_id, turn, active, reader, seat),
         "view": view,
-        "players": names,
+        "players": facts["names"],
     }, defaults
 
 
@@ -564,9 +613,21 @@ def league_round(session: Session, settings: Settings, game: Game) -> dict[str, 
 
 def play_url(settings: Settings, game: Game, reader: Player | None, seat: int | None) -> str | None:
     """The reader's signed one-click page for this turn (``service/play.py``), if they play."""
-    if reader is None or seat is None or game.status != "active" or game.turn < 1:
+    return turn_play_url(settings, game.id, game.turn, game.status == "active", reader, seat)
+
+
+def turn_play_url(
+    settings: Settings,
+    game_id: int,
+    turn: int,
+    active: bool,
+    reader: Player | None,
+    seat: int | None,
+) -> str | None:
+    """The reader's signed one-click page for this turn (``service/play.py``), if they play."""
+    if reader is None or seat is None or not active or turn < 1:
         return None
-    token = play_token(settings.secret(), game.id, reader.id, game.turn)
+    token = play_token(settings.secret(), game_id, reader.id, turn)
     return f"{settings.public_url}/play/{token}"
 
 

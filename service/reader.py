@@ -26,13 +26,53 @@ def view_for(
     session: Session, game: Game, state: State, seat: int | None, reader: Player | None
 ) -> dict[str, Any]:
     """The reader's view of ``game`` for a mail (``state``: the game's current state)."""
-    view = ended_off_board(state.view(seat).to_json(), game)
+    flip = reader.board_flip if reader is not None else False
+    board_text = reader.board_text if reader is not None else "grid"
+    return drawn_view(scene_of(session, game, state), seat, flip, board_text, state)
+
+
+def scene_of(session: Session, game: Game, state: State) -> dict[str, Any]:
+    """What every reader's view of the game as it stands now is drawn from (:func:`drawn_view`),
+    as JSON: the engine state and the service's facts of the moment. A mail's outbox row keeps
+    it, so that its view is drawn after commit yet shows its own event (issue 23)."""
     text, squares = last_move(session, game, state)
-    flip = should_flip(game.name, seat, reader.board_flip if reader is not None else False)
-    shown = reader_view(view, flip, text, squares)
-    shown["offers"] = offer_lines(game, state, seat)
-    shown["warnings"] = forfeit_lines(game, state, seat)
-    shown["board_text"] = reader.board_text if reader is not None else "grid"
+    names: list[str | None] = [None] * game.players
+    for taken in game.seats:
+        names[taken.seat] = taken.player.name
+    return {
+        "state": game.state,
+        "game": game.name,
+        "status": game.status,
+        "result": game.result,
+        "last_move": text,
+        "last_squares": squares,
+        "offers": list(game.draw_offers or []),
+        "names": names,
+        "missed": {str(taken.seat): taken.missed for taken in game.seats},
+        "forfeit_after": game.time_control.get("forfeit_after"),
+    }
+
+
+def drawn_view(
+    scene: dict[str, Any],
+    seat: int | None,
+    flip_wanted: bool,
+    board_text: str,
+    state: State | None = None,
+) -> dict[str, Any]:
+    """The view of ``seat`` (None: a spectator's) of a :func:`scene_of`: only what that seat
+    may see (``State.view``: sealed orders of others hidden), turned as the reader likes it."""
+    state = state if state is not None else engine.state_from_json(scene["state"])
+    view = _ended_off_board(state.view(seat).to_json(), scene["result"])
+    flip = should_flip(scene["game"], seat, flip_wanted)
+    shown = reader_view(view, flip, scene["last_move"], scene["last_squares"])
+    active = scene["status"] == GameStatus.ACTIVE
+    names = state.game.seat_names
+    shown["offers"] = _offer_lines(names, scene["names"], scene["offers"], active, seat)
+    missed = scene["missed"].get(str(seat), 0) if seat is not None else 0
+    after = scene["forfeit_after"] if active and state.simultaneous else None
+    shown["warnings"] = _missed_lines(seat, after, missed)
+    shown["board_text"] = board_text
     return shown
 
 
@@ -40,9 +80,13 @@ def ended_off_board(view: dict[str, Any], game: Game) -> dict[str, Any]:
     """A game ended off the board (resigned, drawn, forfeited, lost on time) carries the
     service's result as the view's outcome and status, and nobody is to move any more
     (issue 21, point 4: the game-over mail said "Black to move")."""
-    if view["outcome"] is None and game.result is not None:
-        view["outcome"] = game.result
-        view["status"] = f"Game over: {game.result['result']} ({game.result['reason']})"
+    return _ended_off_board(view, game.result)
+
+
+def _ended_off_board(view: dict[str, Any], result: dict[str, Any] | None) -> dict[str, Any]:
+    if view["outcome"] is None and result is not None:
+        view["outcome"] = result
+        view["status"] = f"Game over: {result['result']} ({result['reason']})"
         view["to_act"] = []
     return view
 
@@ -88,15 +132,26 @@ def _last_move(session: Session, game: Game, state: State) -> tuple[str | None, 
 
 def offer_lines(game: Game, state: State, seat: int | None) -> list[str]:
     """The open draw offers, as the reader should read them."""
-    offers: Sequence[int] = game.draw_offers or []
-    if game.status != GameStatus.ACTIVE or not offers:
+    players: list[str | None] = [None] * game.players
+    for taken in game.seats:
+        players[taken.seat] = taken.player.name
+    active = game.status == GameStatus.ACTIVE
+    return _offer_lines(state.game.seat_names, players, game.draw_offers or [], active, seat)
+
+
+def _offer_lines(
+    names: Sequence[str],
+    players: Sequence[str | None],
+    offers: Sequence[int],
+    active: bool,
+    seat: int | None,
+) -> list[str]:
+    if not active or not offers:
         return []
-    names = state.game.seat_names
-    players = {s.seat: s.player.name for s in game.seats}
     others = [s for s in offers if s != seat]
     lines = []
     if others:
-        who = " and ".join(f"{players.get(s, names[s])} ({names[s]})" for s in others)
+        who = " and ".join(f"{players[s] or names[s]} ({names[s]})" for s in others)
         verb = "offer" if len(others) > 1 else "offers"
         if seat is not None and seat not in offers:
             lines.append(
@@ -119,10 +174,15 @@ def forfeit_lines(game: Game, state: State, seat: int | None, always: bool = Fal
     if seat is None or game.status != GameStatus.ACTIVE or not state.simultaneous:
         return []
     after = game.time_control.get("forfeit_after")
-    missed = game.seats[seat].missed
-    if not after or not (missed or always):
+    return _missed_lines(seat, after, game.seats[seat].missed, always)
+
+
+def _missed_lines(
+    seat: int | None, forfeit_after: int | None, missed: int, always: bool = False
+) -> list[str]:
+    if seat is None or not forfeit_after or not (missed or always):
         return []
-    return [missed_line(missed, after)]
+    return [missed_line(missed, forfeit_after)]
 
 
 def missed_line(missed: int, forfeit_after: int) -> str:

@@ -4,6 +4,7 @@ bytes of the first render."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from service.models import Outbox
 from tests.service.conftest import Client
 from tests.service.mails import readable
 from tests.service.test_api import start
+from tests.service.test_secrecy import VOLATILE
 
 SENT: list[bytes] = []
 
@@ -85,3 +87,53 @@ def test_issue_23_a_retry_after_a_failed_send_sends_the_same_bytes(
     with database.transaction() as session:  # sent: a task run twice sends nothing more
         assert notify.send(session, keeping, row_id) is None
     assert len(SENT) == 1
+
+
+def test_issue_23_one_event_stores_one_scene_for_its_readers_and_no_drawn_view(
+    database: Database, alice: Client, bob: Client
+) -> None:
+    """The transaction keeps the event's scene (engine state and facts), the same value for
+    every reader, and each reader's seat; the views themselves are drawn at render."""
+    game = start(alice, bob)
+    alice.ok("POST", f"/games/{game['id']}/moves", {"turn": 1, "text": "3"})
+    bob.ok("POST", f"/games/{game['id']}/moves", {"turn": 1, "text": "1"})
+    resolved = rows(database, "turn_resolved")
+    assert len(resolved) == 2
+    first, second = (row.position for row in resolved)
+    assert first["scene"] == second["scene"] and first["scene"]["turn"] == 2
+    assert {first["seat"], second["seat"]} == {0, 1}
+    assert "ascii" not in json.dumps(first), "no reader's board is drawn in the transaction"
+    assert all("Turn 1" in readable(row) for row in resolved)
+
+
+def draw_news_to_bob(
+    database: Database, alice: Client, bob: Client, order: str, monkeypatch: pytest.MonkeyPatch
+) -> str:
+    """Bob's mail of Alice's draw offer, made while her sealed order stands, rendered after
+    the turn resolved (its scene holds her order: the engine state of the event)."""
+    game = start(alice, bob)
+    path = f"/games/{game['id']}"
+    with monkeypatch.context() as unsent:
+        unsent.setattr(notify, "send", lambda *args, **kwargs: None)
+        unsent.setattr(notify, "send_many", lambda *args, **kwargs: 0)
+        alice.ok("POST", path + "/moves", {"turn": 1, "text": order})
+        alice.ok("POST", path + "/draw/offer", {})
+        news = [row for row in rows(database, "draw_news") if row.game_id == game["id"]]
+        assert len(news) == 1 and news[0].player_id == bob.id and not news[0].body
+        bob.ok("POST", path + "/moves", {"turn": 1, "text": "1"})
+    assert notify.send_many(database, [news[0].id]) == 1
+    with database.transaction() as session:
+        row = session.get(Outbox, news[0].id)
+        assert row is not None
+        return VOLATILE.sub("~", readable(row))
+
+
+def test_issue_23_a_view_drawn_after_commit_keeps_sealed_orders_sealed(
+    database: Database, alice: Client, bob: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Secrecy at render time: the opponent's mail of a moment when Alice's orders stood
+    reads the same whatever she ordered, though it is drawn after the turn resolved."""
+    three = draw_news_to_bob(database, alice, bob, "3", monkeypatch)
+    two = draw_news_to_bob(database, alice, bob, "2", monkeypatch)
+    assert three == two
+    assert "No move has been played yet." in three and "offers a draw" in three  # its moment
