@@ -250,13 +250,10 @@ def render(session: Session, settings: Settings, row: Outbox) -> Outbox:
         return row
     kind = row.kind.removeprefix(HELD)
     player = session.get(Player, row.player_id) if row.player_id is not None else None
-    position = row.position or {}
+    position = row.position or {}  # every row _write makes has its scene
     reader = reader_context(settings, player, row.to_address)
     context = thaw(row.context or {})
-    if "scene" in position:
-        game, defaults = drawn_values(settings, position["scene"], position["seat"], player)
-    else:  # a row of the first outbox shape: the reader's values themselves
-        game, defaults = thaw(position.get("game") or {}), thaw(position.get("defaults") or {})
+    game, defaults = drawn_values(settings, position["scene"], position["seat"], player)
 
     def values_of(item_kind: str, item_context: Mapping[str, Any]) -> dict[str, Any]:
         return {
