@@ -5,6 +5,7 @@ Run from the project root (PostgreSQL as on CI, a fresh schema; no other process
 
     python3 bench/statements.py            # the counts
     python3 bench/statements.py --verbose  # and every statement, grouped by table
+    python3 bench/statements.py --where    # and the project code that ran each one
 
 (a) ``POST /api/v1/games/<id>/moves`` through the Flask app's test client, as the player to
 move in an Epaminondas game whose players get every mail; after ``--warmup`` moves (caches
@@ -57,10 +58,11 @@ class Recorder:
         self.statements: list[tuple[str, str]] = []
         self.phase = "work"
         self.on = False
+        self.where = False
 
     def listen(self, conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
         if self.on:
-            self.statements.append((self.phase, statement))
+            self.statements.append((self.phase, statement + (callers() if self.where else "")))
 
     def listen_to(self, engine: Any) -> None:
         from sqlalchemy import event
@@ -87,6 +89,19 @@ class Recorder:
                 self.phase = before
 
         return marked
+
+
+def callers() -> str:
+    """The project's frames that ran a statement, innermost last (``--where``)."""
+    import traceback
+
+    root = str(Path(__file__).resolve().parents[1])
+    frames = [
+        f"{Path(f.filename).relative_to(root)}:{f.lineno} {f.name}"
+        for f in traceback.extract_stack()
+        if f.filename.startswith(root) and "/bench/" not in f.filename
+    ]
+    return "\n        <- " + "\n        <- ".join(reversed(frames[-4:]))
 
 
 def drop(name: str, args: tuple[Any, ...]) -> None:
@@ -174,7 +189,10 @@ def print_statements(title: str, run: list[tuple[str, str]]) -> None:
         for order, phase, statement in rows:  # order: its place in the unit of work
             text = shortened(statement)
             mark = " [auth]" if phase == "auth" else ""
-            print(f"    {order:3d} {text[:150]}{'...' if len(text) > 150 else ''}{mark}")
+            head, _, where = text.partition(" <- ")
+            print(f"    {order:3d} {head[:150]}{'...' if len(head) > 150 else ''}{mark}")
+            if where:
+                print("        <- " + statement.split("\n        <- ", 1)[1])
 
 
 def main() -> None:
@@ -183,12 +201,14 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=2, help="API moves not counted first")
     parser.add_argument("--games", type=int, default=3, help="resolutions counted per kind")
     parser.add_argument("--verbose", action="store_true", help="print every statement")
+    parser.add_argument("--where", action="store_true", help="and the code that ran it")
     args = parser.parse_args()
 
     with harness.service_env():
         from service import db, players
 
         recorder = Recorder()
+        recorder.where = args.where
         # the statements of the bearer token's lookup are told apart as "auth"
         players.authenticate = recorder.marking("auth", players.authenticate)  # type: ignore[method-assign]
         moves = measure_moves(recorder, args.warmup, args.moves)
@@ -216,7 +236,7 @@ def main() -> None:
         )
     )
     harness.print_table("SQL statements per unit of work (PostgreSQL)", rows)
-    if args.verbose:
+    if args.verbose or args.where:
         print_statements("the last API move counted", moves[-1])
         for kind, runs in resolutions.items():
             print_statements(f"the last {kind} resolution counted", runs[-1])
