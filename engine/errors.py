@@ -34,20 +34,22 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 __all__ = [
+    "N_",
     "EngineError",
     "Forms",
     "GameOverError",
     "IllegalMoveError",
+    "Nn_",
     "NotYourTurnError",
     "NotationError",
-    "N_",
-    "Nn_",
     "OptionError",
     "PositionError",
     "Reason",
+    "Translate",
     "UnknownGameError",
     "and_list",
     "joined",
+    "or_list",
 ]
 
 MAX_VALID_SHOWN = 12
@@ -70,7 +72,7 @@ class Forms(NamedTuple):
     plural: str
 
 
-def Nn_(singular: str, plural: str) -> Forms:  # noqa: N802 - the gettext marker style
+def Nn_(singular: str, plural: str) -> Forms:
     """Mark a counted template's two English forms for extraction (Babel ``Nn_:1,2``)."""
     return Forms(singular, plural)
 
@@ -156,6 +158,14 @@ def and_list(items: Sequence[object]) -> Reason:
     return Reason("and_list", N_("{items} and {last}"), items=", ".join(words[:-1]), last=words[-1])
 
 
+def or_list(items: Sequence[object]) -> Reason:
+    """``a``, ``a or b``, ``a or b or c``: alternatives in words, the ``or`` translated."""
+    result = Reason("one_item", "{item}", item=str(items[-1]))
+    for item in reversed(items[:-1]):
+        result = Reason("or_list", N_("{first} or {rest}"), first=str(item), rest=result)
+    return result
+
+
 # Reasons raised in more than one place.
 GAME_ENDED = Reason("game_ended", N_("the game has ended"))
 NO_CHANCE_STEP = Reason("no_chance_step", N_("no chance step is due"))
@@ -203,7 +213,9 @@ class EngineError(Exception):
     def render(self, translate: Translate = N_, ntranslate: NTranslate | None = None) -> str:
         """The whole message in the language of ``translate`` (and ``ntranslate``)."""
         message = translate(N_("{label} {text!r}: {reason}")).format(
-            label=translate(self.label), text=self.text, reason=self.why.render(translate, ntranslate)
+            label=translate(self.label),
+            text=self.text,
+            reason=self.why.render(translate, ntranslate),
         )
         if self.rule:
             message = translate(N_("{message} ({rule})")).format(message=message, rule=self.rule)
