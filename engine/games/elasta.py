@@ -244,16 +244,13 @@ def _check_chip_numbers(text: str, chips: Sequence[int]) -> None:
 def _chip_problems(chips: Sequence[int]) -> list[Reason]:
     repeated = [chip for chip in CHIPS if chips.count(chip) > 1]
     missing = [chip for chip in CHIPS if chip not in chips]
-    twice = Nn_("chip {chips} is given twice", "chips {chips} are given twice")
-    lacking = Nn_("chip {chips} is missing", "chips {chips} are missing")
-    problems = [
-        Reason(code, forms, n=len(items), chips=and_list(items))
-        for code, forms, items in (
-            ("chips_twice", twice, repeated),
-            ("chips_missing", lacking, missing),
-        )
-        if items
-    ]
+    problems = []
+    if repeated:
+        twice = Nn_("chip {chips} is given twice", "chips {chips} are given twice")
+        problems.append(Reason("chips_twice", twice, n=len(repeated), chips=and_list(repeated)))
+    if missing:
+        lacking = Nn_("chip {chips} is missing", "chips {chips} are missing")
+        problems.append(Reason("chips_missing", lacking, n=len(missing), chips=and_list(missing)))
     if not problems:
         return []
     both = (
