@@ -135,6 +135,9 @@ class Reason:
     def __str__(self) -> str:
         return self.render()
 
+    def __hash__(self) -> int:  # the parameters are a dict: hash them as items
+        return hash((self.code, self.template, tuple(sorted(self.params.items()))))
+
 
 def _render(value: object, translate: Translate, ntranslate: NTranslate | None) -> object:
     if isinstance(value, Reason | EngineError):

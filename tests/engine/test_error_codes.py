@@ -281,3 +281,19 @@ def test_dice_record_errors_carry_codes() -> None:
     assert caught.value.code == "record_game"
     assert caught.value.render(identity) == str(caught.value)
     assert str(caught.value).startswith("unknown game 'nope': no such game. Valid here: ")
+
+
+def test_babel_extracts_every_template_with_the_engine_keywords() -> None:
+    """The service's catalogs extract engine/ with keywords ``N_`` and ``Nn_:1,2``."""
+    extract = pytest.importorskip("babel.messages.extract")
+    keywords = {"N_": None, "Nn_": (1, 2)}
+    found = {
+        message if isinstance(message, str) else Forms(*message)
+        for _, _, message, _, _ in extract.extract_from_dir(
+            str(ENGINE), method_map=[("**.py", "python")], keywords=keywords
+        )
+    }
+    unmarked = {"{item}", "{error}"}  # nothing to translate
+    for where, _, template, _ in _reasons():
+        assert template in found or template in unmarked, where
+    assert EngineError.label in found and IllegalMoveError.label in found
