@@ -23,6 +23,7 @@ from engine.errors import (
     NotYourTurnError,
     OptionError,
     PositionError,
+    Reason,
     UnknownGameError,
 )
 from engine.registry import game_class, names, new_game, register, state_from_json
@@ -41,6 +42,7 @@ __all__ = [
     "OptionError",
     "Outcome",
     "PositionError",
+    "Reason",
     "Resolution",
     "State",
     "Termination",

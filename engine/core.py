@@ -33,12 +33,16 @@ from enum import StrEnum
 from typing import Any, ClassVar, Self
 
 from engine.errors import (
+    GAME_ENDED,
+    N_,
+    NO_CHANCE_STEP,
     GameOverError,
     IllegalMoveError,
     NotationError,
     NotYourTurnError,
     OptionError,
     PositionError,
+    Reason,
 )
 
 __all__ = [
@@ -336,9 +340,13 @@ class Game(ABC):
         self._players = self.player_counts[0] if players is None else players
         if self._players not in self.player_counts:
             counts = ", ".join(str(n) for n in self.player_counts)
-            raise OptionError(
-                f"players={self._players}", f"{self.title} is played by {counts} players"
+            reason = Reason(
+                "player_count",
+                N_("{game} is played by {counts} players"),
+                game=self.title,
+                counts=counts,
             )
+            raise OptionError(f"players={self._players}", reason)
 
     @classmethod
     def _normalise_options(cls, given: Mapping[str, str]) -> dict[str, str]:
@@ -348,10 +356,17 @@ class Game(ABC):
             spec = cls.OPTIONS.get(key)
             if spec is None:
                 known = [f"{k}=<{'|'.join(s.choices)}>" for k, s in cls.OPTIONS.items()]
-                reason = f"{cls.title} has no option {key!r}"
+                reason = Reason(
+                    "no_option", N_("{game} has no option {key!r}"), game=cls.title, key=key
+                )
                 raise OptionError(f"{key}={value}", reason, valid=known)
             if value not in spec.choices:
-                reason = f"option {key!r} of {cls.title} takes one of the listed values"
+                reason = Reason(
+                    "option_value",
+                    N_("option {key!r} of {game} takes one of the listed values"),
+                    key=key,
+                    game=cls.title,
+                )
                 raise OptionError(f"{key}={value}", reason, valid=spec.choices)
             options[key] = value
         return options
@@ -434,7 +449,7 @@ class State(ABC):
         return ()
 
     def apply_chance(self, outcome: str) -> Resolution:
-        raise IllegalMoveError(outcome, "no chance step is due")
+        raise IllegalMoveError(outcome, NO_CHANCE_STEP)
 
     # -- notation ------------------------------------------------------------------------
 
@@ -470,7 +485,10 @@ class State(ABC):
 
     def default_action(self, seat: int) -> Action:
         """The orders a sealed-turn seat gets when it misses the deadline (C-4)."""
-        raise IllegalMoveError("", f"{self.game.title} has no default orders")
+        raise IllegalMoveError(
+            "",
+            Reason("no_default_orders", N_("{game} has no default orders"), game=self.game.title),
+        )
 
     def _action(self, seat: int, action: Action | str) -> Action:
         self._check_turn(seat, action)
@@ -479,21 +497,28 @@ class State(ABC):
     def _check_turn(self, seat: int, action: Action | str) -> None:
         text = action if isinstance(action, str) else self.format(action)
         if self.is_over:
-            raise GameOverError(text, "the game has ended")
+            raise GameOverError(text, GAME_ENDED)
         if seat not in self.to_act:
-            reason = f"{self.game.seat_names[seat]} has nothing to play now; {self.status(seat)}"
+            reason = Reason(
+                "nothing_to_play",
+                N_("{seat} has nothing to play now; {status}"),
+                seat=self.game.seat_names[seat],
+                status=self.status(seat),
+            )
             raise NotYourTurnError(text, reason)
 
     def play(self, seat: int, action: Action | str) -> Resolution:
         """Sequential games: apply one seat's move."""
         if self.simultaneous:
-            raise IllegalMoveError(str(action), "orders are sealed: submit them, then resolve")
+            reason = Reason("orders_sealed", N_("orders are sealed: submit them, then resolve"))
+            raise IllegalMoveError(str(action), reason)
         return self._resolve({seat: self._action(seat, action)})
 
     def submit(self, seat: int, action: Action | str) -> Self:
         """Sealed games: record (or replace) one seat's orders for this turn."""
         if not self.simultaneous:
-            raise IllegalMoveError(str(action), "this game is not played in sealed turns")
+            reason = Reason("not_sealed", N_("this game is not played in sealed turns"))
+            raise IllegalMoveError(str(action), reason)
         chosen = self._action(seat, action)
         others = tuple(item for item in self.pending if item[0] != seat)
         return dataclasses.replace(  # type: ignore[type-var]
@@ -514,7 +539,7 @@ class State(ABC):
     def resolve(self) -> Resolution:
         """Sealed games: apply everyone's orders at once, defaults for missing seats."""
         if self.is_over:
-            raise GameOverError("", "the game has ended")
+            raise GameOverError("", GAME_ENDED)
         given = dict(self.pending)
         actions = {seat: given.get(seat, self.default_action(seat)) for seat in self.to_act}
         return dataclasses.replace(self, pending=())._resolve(actions)  # type: ignore[type-var]
@@ -585,5 +610,8 @@ class State(ABC):
         try:
             pending = tuple((int(seat), self.parse(int(seat), text)) for seat, text in rows)
         except (NotationError, IllegalMoveError) as error:
-            raise PositionError(str(rows), f"stored orders no longer read: {error}") from error
+            reason = Reason(
+                "stored_orders", N_("stored orders no longer read: {error}"), error=error
+            )
+            raise PositionError(str(rows), reason) from error
         return dataclasses.replace(self, pending=pending)  # type: ignore[type-var]

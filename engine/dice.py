@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Game, Resolution, State
-from engine.errors import EngineError
+from engine.errors import N_, EngineError, NTranslate, Reason, Translate
 from engine.registry import new_game
 
 __all__ = [
@@ -81,7 +81,22 @@ BLOCK_BITS = 256
 
 
 class RecordError(ValueError):
-    """A dice record that cannot be read or cannot be verified yet; the message says why."""
+    """A dice record that cannot be read or cannot be verified yet; the message says why.
+
+    Like the engine's errors it carries a :class:`Reason` (code, parameters, English
+    template) that the service can render in the player's language.
+    """
+
+    def __init__(self, reason: Reason) -> None:
+        self.why = reason
+        super().__init__(reason.render())
+
+    @property
+    def code(self) -> str:
+        return self.why.code
+
+    def render(self, translate: Translate = N_, ntranslate: NTranslate | None = None) -> str:
+        return self.why.render(translate, ntranslate)
 
 
 def commitment(seed: bytes) -> str:
@@ -295,38 +310,55 @@ def verify(record: Mapping[str, Any]) -> Verification:
 
 def _read_record(record: Mapping[str, Any]) -> tuple[bytes, Game, str, list[dict[str, Any]]]:
     if not isinstance(record, Mapping):
-        raise RecordError("a dice record is a JSON object")
+        raise RecordError(Reason("record_not_object", N_("a dice record is a JSON object")))
     missing = [
         key for key in ("game", "game_id", "commitment", "seed", "steps") if key not in record
     ]
     if missing:
-        raise RecordError(f"the record lacks {', '.join(missing)}")
+        reason = Reason("record_lacks", N_("the record lacks {keys}"), keys=", ".join(missing))
+        raise RecordError(reason)
     if record["seed"] is None:
-        raise RecordError(
-            "the seed is not revealed yet: the rolls can be verified once the game has ended"
+        reason = Reason(
+            "seed_not_revealed",
+            N_("the seed is not revealed yet: the rolls can be verified once the game has ended"),
         )
+        raise RecordError(reason)
     try:
         seed = bytes.fromhex(str(record["seed"]))
     except ValueError:
-        raise RecordError(f"the seed {record['seed']!r} is not hexadecimal") from None
+        reason = Reason(
+            "seed_not_hex", N_("the seed {seed!r} is not hexadecimal"), seed=record["seed"]
+        )
+        raise RecordError(reason) from None
     options, players = record.get("options") or {}, record.get("players")
     if not (isinstance(record["game"], str) and isinstance(options, Mapping)):
-        raise RecordError("the record names its game as a string and its options as an object")
+        reason = Reason(
+            "record_game_options",
+            N_("the record names its game as a string and its options as an object"),
+        )
+        raise RecordError(reason)
     if players is not None and not isinstance(players, int):
-        raise RecordError(f"players {players!r} is not a number")
+        raise RecordError(
+            Reason("record_players", N_("players {players!r} is not a number"), players=players)
+        )
     try:
         game = new_game(record["game"], options, players)
     except EngineError as error:
-        raise RecordError(str(error)) from None
+        raise RecordError(Reason("record_game", "{error}", error=error)) from None
     steps = record["steps"]
     if not isinstance(steps, list):
-        raise RecordError("the record's steps must be a list")
+        raise RecordError(Reason("record_steps", N_("the record's steps must be a list")))
     for number, step in enumerate(steps, start=1):
         if not _is_step(step):
-            raise RecordError(
-                f"step {number} is neither {{'kind': 'chance', 'outcome': ...}} "
-                f"nor {{'kind': 'move', 'seat': n, 'text': ...}}"
+            reason = Reason(
+                "record_step",
+                N_(
+                    "step {number} is neither {{'kind': 'chance', 'outcome': ...}} "
+                    "nor {{'kind': 'move', 'seat': n, 'text': ...}}"
+                ),
+                number=number,
             )
+            raise RecordError(reason)
     return seed, game, str(record["game_id"]), steps
 
 

@@ -23,7 +23,7 @@ import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.errors import NotationError
+from engine.errors import N_, NotationError, Reason
 
 __all__ = ["Board", "frame", "split_orders"]
 
@@ -59,10 +59,21 @@ class Board:
         match = _SQUARE.fullmatch(text.strip().lower())
         last = self.square(self.files - 1, self.ranks - 1)
         if not match:
-            raise NotationError(quoted, f"{text!r} is not a square like a1 or {last}")
+            reason = Reason(
+                "not_a_square",
+                N_("{square!r} is not a square like a1 or {last}"),
+                square=text,
+                last=last,
+            )
+            raise NotationError(quoted, reason)
         file, rank = ord(match[1]) - ord("a"), int(match[2]) - 1
         if not self.contains(file, rank):
-            reason = f"{text!r} is off the board (a1 to {last})"
+            reason = Reason(
+                "off_the_board",
+                N_("{square!r} is off the board (a1 to {last})"),
+                square=text,
+                last=last,
+            )
             raise NotationError(quoted, reason)
         return file, rank
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core import State
-from engine.errors import IllegalMoveError
+from engine.errors import N_, IllegalMoveError, Reason
 
 
 def perft(state: State, depth: int) -> int:
@@ -16,7 +16,9 @@ def perft(state: State, depth: int) -> int:
         count: int = fast(depth)
         return count
     if state.simultaneous or state.chance_outcomes():
-        raise IllegalMoveError("perft", "perft counts sequential moves only")
+        raise IllegalMoveError(
+            "perft", Reason("perft_sequential", N_("perft counts sequential moves only"))
+        )
     return _perft(state, depth)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core import Game, State
-from engine.errors import PositionError, UnknownGameError
+from engine.errors import N_, PositionError, Reason, UnknownGameError, state_lacks
 
 _GAMES: dict[str, type[Game]] = {}
 _loaded = False
@@ -58,7 +58,7 @@ def game_class(name: str) -> type[Game]:
     if key not in _GAMES:
         _load()
     if key not in _GAMES:
-        raise UnknownGameError(name, "no such game", valid=names())
+        raise UnknownGameError(name, Reason("no_such_game", N_("no such game")), valid=names())
     return _GAMES[key]
 
 
@@ -78,5 +78,5 @@ def state_from_json(data: Mapping[str, Any]) -> State:
     try:
         game = game_from_json(data)
     except KeyError as missing:
-        raise PositionError(str(dict(data))[:80], f"stored state lacks {missing}") from None
+        raise PositionError(str(dict(data))[:80], state_lacks(missing)) from None
     return game.state_from_json(data)

@@ -18,9 +18,17 @@ from service.errors import ServiceError
 log = logging.getLogger(__name__)
 
 
-def error_body(code: str, message: str, status: int, headers: Any = (), rules: Any = ()) -> Any:
+def error_body(
+    code: str,
+    message: str,
+    status: int,
+    headers: Any = (),
+    rules: Any = (),
+    reason: str | None = None,
+) -> Any:
     """The error shape of every refusal; a 401 names its scheme (``WWW-Authenticate``). An
-    error that cites rules links each (``rules``: id and absolute URL of its anchor)."""
+    error that cites rules links each (``rules``: id and absolute URL of its anchor); one the
+    engine raised carries the engine's code for why (``reason``)."""
     extra = dict(headers)
     if status == 401:
         extra.setdefault("WWW-Authenticate", "Bearer")
@@ -28,6 +36,8 @@ def error_body(code: str, message: str, status: int, headers: Any = (), rules: A
     if rules:
         base = current_app.extensions["pbem.database"].settings.public_url
         error["rules"] = [{"id": rule, "url": base + path} for rule, path in rules]
+    if reason:
+        error["reason"] = reason
     return jsonify({"error": error}), status, extra
 
 
@@ -80,7 +90,9 @@ def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = 
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError) -> Any:
-        return error_body(error.code, error.message, error.status, rules=error.rules)
+        return error_body(
+            error.code, error.message, error.status, rules=error.rules, reason=error.reason
+        )
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:

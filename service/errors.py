@@ -20,11 +20,16 @@ class ServiceError(Exception):
     status = 400
     code = "bad_request"
 
-    def __init__(self, message: str, code: str | None = None) -> None:
+    reason: str | None = None
+    """The engine's stable code for why (``no_stone_on``), when the engine refused: the same in
+    every language, so a client can tell refusals apart without reading the message."""
+
+    def __init__(self, message: str, code: str | None = None, reason: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         if code:
             self.code = code
+        self.reason = reason
         self.rules = tuple(rules.rule_links(None, message))
         """The rules the message cites (the engine's words do), each with its path on the
         game's rules page (``/rules/<game>#<ID>``): the API's error body links them."""
@@ -69,7 +74,8 @@ def from_engine(error: EngineError) -> ServiceError:
         (NotationError, Unprocessable, "cannot_read"),
         (PositionError, Unprocessable, "bad_position"),
     ]
+    reason = None if error.code == "literal" else error.code  # plain text has no stable code
     for engine_kind, service_kind, code in kinds:
         if isinstance(error, engine_kind):
-            return service_kind(str(error), code)
-    return Unprocessable(str(error), "illegal_move")
+            return service_kind(str(error), code, reason)
+    return Unprocessable(str(error), "illegal_move", reason)

@@ -62,7 +62,7 @@ from functools import cache, cached_property
 from typing import Any
 
 from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State, Termination
-from engine.errors import IllegalMoveError, NotationError, PositionError
+from engine.errors import N_, IllegalMoveError, NotationError, PositionError, Reason, or_list
 from engine.notation import Board, split_orders
 from engine.registry import register
 
@@ -71,6 +71,9 @@ __all__ = ["AntiGrid", "AntiGridState", "Geometry", "Move", "geometry"]
 RED, BLUE = 0, 1
 COLOURS = ("red", "blue")
 SEATS = ("Red", "Blue")
+_COLOUR_WORDS = (Reason("colour_red", N_("red")), Reason("colour_blue", N_("blue")))
+_SEAT_WORDS = (Reason("seat_red", N_("Red")), Reason("seat_blue", N_("Blue")))
+"""Colours and seats as words in error messages, so that they are translated with them."""
 PAWNS = ("R", "B")
 EMPTY = "."
 RED_POINT, BLUE_POINT, CROSSING, NO_POINT = "red-point", "blue-point", "crossing", "none"
@@ -268,14 +271,25 @@ class AntiGrid(Game):
         geo = self.geometry
         parts = text.split()
         if len(parts) != 3:
-            reason = "a position is <rows>/<...> <r|b> <moves without capture> (ANT-18)"
+            reason = Reason(
+                "ant_position",
+                N_("a position is <rows>/<...> <r|b> <moves without capture> (ANT-18)"),
+            )
             raise PositionError(text, reason)
         rows, side, quiet = parts[0].split("/"), parts[1].lower(), parts[2]
         if len(rows) != geo.size or any(len(row) != geo.size for row in rows):
-            reason = f"board={self.option('board')} needs {geo.size} rows of {geo.size} cells"
-            raise PositionError(text, reason + " (ANT-18)")
+            reason = Reason(
+                "ant_board_rows",
+                N_("board={board} needs {size} rows of {size} cells (ANT-18)"),
+                board=self.option("board"),
+                size=geo.size,
+            )
+            raise PositionError(text, reason)
         if side not in SIDE_TOKENS or not quiet.isdigit():
-            reason = "after the board come r or b (side to move) and a count of moves (ANT-18)"
+            reason = Reason(
+                "ant_side_count",
+                N_("after the board come r or b (side to move) and a count of moves (ANT-18)"),
+            )
             raise PositionError(text, reason)
         cells = [
             _read_cell(text, geo, cell, rows[geo.size - 1 - cell // geo.size][cell % geo.size])
@@ -287,7 +301,8 @@ class AntiGrid(Game):
         try:
             return self.parse_position(str(data["position"]))
         except KeyError:
-            raise PositionError(str(dict(data))[:80], "stored state lacks its position") from None
+            reason = Reason("lacks_position", N_("stored state lacks its position"))
+            raise PositionError(str(dict(data))[:80], reason) from None
 
 
 def _read_cell(text: str, geo: Geometry, cell: int, char: str) -> str:
@@ -300,17 +315,24 @@ def _read_cell(text: str, geo: Geometry, cell: int, char: str) -> str:
         NO_POINT: {"_": EMPTY},
     }[kind]
     if char not in allowed:
-        shown = " or ".join(repr(c) for c in allowed)
-        reason = f"{geo.square(cell)} is {_DESCRIPTIONS[kind]} and takes {shown}, not {char!r}"
-        raise PositionError(text, reason + (" (ANT-11)" if char in PAWNS else " (ANT-18)"))
+        reason = Reason(
+            "ant_cell",
+            N_("{square} is {kind} and takes {shown}, not {char!r} ({rule})"),
+            square=geo.square(cell),
+            kind=_DESCRIPTIONS[kind],
+            shown=or_list([repr(c) for c in allowed]),
+            char=char,
+            rule="ANT-11" if char in PAWNS else "ANT-18",
+        )
+        raise PositionError(text, reason)
     return allowed[char]
 
 
 _DESCRIPTIONS = {
-    RED_POINT: "a red point",
-    BLUE_POINT: "a blue point",
-    CROSSING: "a crossing",
-    NO_POINT: "no point",
+    RED_POINT: Reason("a_red_point", N_("a red point")),
+    BLUE_POINT: Reason("a_blue_point", N_("a blue point")),
+    CROSSING: Reason("a_crossing", N_("a crossing")),
+    NO_POINT: Reason("no_point", N_("no point")),
 }
 
 _SPACED_DASH = re.compile(r"\s*-\s*")
@@ -442,15 +464,25 @@ class AntiGridState(State):
     def parse(self, seat: int, text: str) -> Action:
         moves = self._read_moves(text)
         if len(moves) > 1 and not self.game.chains:
-            reason = "one move per turn; capture chains need the option chain=on (ANT-16)"
+            reason = Reason(
+                "one_move_per_turn",
+                N_("one move per turn; capture chains need the option chain=on (ANT-16)"),
+            )
             raise IllegalMoveError(text, reason)
         state = self if seat == self.to_move else self._again()
         for number, move in enumerate(moves):
             state._check(text, move)
             after, captured = state._step(move)
             if number and not captured:
-                reason = f"{state.format(move)} captures nothing, and every move after the first"
-                raise IllegalMoveError(text, reason + " in a chain must capture (ANT-16)")
+                reason = Reason(
+                    "chain_must_capture",
+                    N_(
+                        "{move} captures nothing, and every move after the first"
+                        " in a chain must capture (ANT-16)"
+                    ),
+                    move=state.format(move),
+                )
+                raise IllegalMoveError(text, reason)
             if number + 1 < len(moves):
                 state._check_chain_goes_on(text, move, after, captured)
                 state = after._again()
@@ -461,23 +493,42 @@ class AntiGridState(State):
     ) -> None:
         played = self.format(move)
         if not captured:
-            reason = f"{played} captures nothing, so the turn ends with it; only a capture"
-            raise IllegalMoveError(text, reason + " lets a chain go on (ANT-16)")
+            reason = Reason(
+                "chain_ends",
+                N_(
+                    "{move} captures nothing, so the turn ends with it; only a capture"
+                    " lets a chain go on (ANT-16)"
+                ),
+                move=played,
+            )
+            raise IllegalMoveError(text, reason)
         if after.outcome is not None:
-            reason = f"the game ends after {played} ({after.outcome.reason}), so the chain stops"
-            raise IllegalMoveError(text, reason + " there (ANT-16)")
+            reason = Reason(
+                "chain_game_ends",
+                N_("the game ends after {move} ({outcome}), so the chain stops there (ANT-16)"),
+                move=played,
+                outcome=after.outcome.reason,
+            )
+            raise IllegalMoveError(text, reason)
 
     def _read_moves(self, text: str) -> list[Move]:
         """ANT-17: ``<from>-<to>`` moves, a trailing x ignored, several for a chain."""
         tokens = [t for t in split_orders(_SPACED_DASH.sub("-", text.lower())) if t != "x"]
         if not tokens:
-            reason = "a move is <from>-<to> along one of your lines, e.g. c1-c8 (ANT-17)"
+            reason = Reason(
+                "ant_move_form",
+                N_("a move is <from>-<to> along one of your lines, e.g. c1-c8 (ANT-17)"),
+            )
             raise NotationError(text, reason, valid=self.examples(self.to_move))
         moves = []
         for token in tokens:
             match = _MOVE.fullmatch(token)
             if not match:
-                reason = f"{token!r} is not a move <from>-<to>, e.g. c1-c8 (ANT-17)"
+                reason = Reason(
+                    "ant_not_a_move",
+                    N_("{token!r} is not a move <from>-<to>, e.g. c1-c8 (ANT-17)"),
+                    token=token,
+                )
                 raise NotationError(text, reason, valid=self.examples(self.to_move))
             board = self.geo.board
             origin, target = (board.parse_square(match[i], text) for i in (1, 2))
@@ -493,42 +544,84 @@ class AntiGridState(State):
         own = [self.format(m) for m in self._moves if m.origin == move.origin]
         if self.pawns[move.origin] != PAWNS[colour]:
             holds = self.pawns[move.origin]
-            what = "is empty" if holds == EMPTY else f"holds a {COLOURS[PAWNS.index(holds)]} pawn"
-            reason = f"{origin} {what}; {SEATS[colour]} moves a {COLOURS[colour]} pawn (ANT-8)"
+            reason = (
+                Reason(
+                    "origin_empty",
+                    N_("{origin} is empty; {seat} moves a {colour} pawn (ANT-8)"),
+                    origin=origin,
+                    seat=_SEAT_WORDS[colour],
+                    colour=_COLOUR_WORDS[colour],
+                )
+                if holds == EMPTY
+                else Reason(
+                    "origin_other_pawn",
+                    N_("{origin} holds a {other} pawn; {seat} moves a {colour} pawn (ANT-8)"),
+                    origin=origin,
+                    other=_COLOUR_WORDS[PAWNS.index(holds)],
+                    seat=_SEAT_WORDS[colour],
+                    colour=_COLOUR_WORDS[colour],
+                )
+            )
             raise IllegalMoveError(text, reason, valid=self.examples(colour))
         raise IllegalMoveError(text, self._why_not(move, origin, target), valid=own)
 
-    def _why_not(self, move: Move, origin: str, target: str) -> str:
+    def _why_not(self, move: Move, origin: str, target: str) -> Reason:
         geo, colour = self.geo, self.to_move
-        own, enemy = COLOURS[colour], COLOURS[1 - colour]
+        own, enemy = _COLOUR_WORDS[colour], _COLOUR_WORDS[1 - colour]
         kind = geo.kinds[move.target]
         if move.origin == move.target:
-            return "a pawn must move at least one point (ANT-8)"
+            return Reason("pawn_must_move", N_("a pawn must move at least one point (ANT-8)"))
         if kind == NO_POINT:
-            return f"{target} is not a point, no pawn can rest there (ANT-4, ANT-8)"
+            template = N_("{target} is not a point, no pawn can rest there (ANT-4, ANT-8)")
+            return Reason("not_a_point", template, target=target)
         if kind == OWN_POINT[1 - colour]:
-            return f"{target} is a {enemy} point, where a {own} pawn may never rest (ANT-11)"
+            template = N_("{target} is a {enemy} point, where a {own} pawn may never rest (ANT-11)")
+            return Reason("enemy_point", template, target=target, enemy=enemy, own=own)
         (x, y), (tx, ty) = geo.xy(move.origin), geo.xy(move.target)
         if x != tx and y != ty:
-            return f"{origin} to {target} is not a straight line (ANT-8)"
+            template = N_("{origin} to {target} is not a straight line (ANT-8)")
+            return Reason("not_straight", template, origin=origin, target=target)
         line = geo.line_colour(move.origin, move.target)
         if line != colour:
-            along = geo.line_name(move.origin, move.target)
-            if line is not None:
-                along += f", a {enemy} line"
-            return f"{origin}-{target} runs along {along}; {own} pawns keep to {own} lines (ANT-8)"
+            return self._wrong_line(move, origin, target, line)
         ray = next(r for r in geo.move_rays[colour][move.origin] if move.target in r)
         for cell in ray[: ray.index(move.target)]:
             if self.pawns[cell] != EMPTY:
-                return f"the move passes through an occupied point at {geo.square(cell)} (ANT-8)"
+                template = N_("the move passes through an occupied point at {square} (ANT-8)")
+                return Reason("passes_occupied", template, square=geo.square(cell))
             if self._blocked(cell, colour):
                 guard = geo.guards[colour][cell] or (cell, cell)
-                by = " and ".join(geo.square(g) for g in guard)
-                return (
-                    f"blocked at crossing {geo.square(cell)} by the {COLOURS[1 - colour]} "
-                    f"pawns on {by}: the move must stop there (ANT-9)"
+                template = N_(
+                    "blocked at crossing {square} by the {enemy} "
+                    "pawns on {first} and {second}: the move must stop there (ANT-9)"
                 )
-        return f"{target} is occupied; a pawn may not land on an occupied point (ANT-8)"
+                first, second = (geo.square(g) for g in guard)
+                return Reason(
+                    "blocked_crossing",
+                    template,
+                    square=geo.square(cell),
+                    enemy=enemy,
+                    first=first,
+                    second=second,
+                )
+        template = N_("{target} is occupied; a pawn may not land on an occupied point (ANT-8)")
+        return Reason("target_occupied", template, target=target)
+
+    def _wrong_line(self, move: Move, origin: str, target: str, line: int | None) -> Reason:
+        own = _COLOUR_WORDS[self.to_move]
+        kind, which = self.geo.line_name(move.origin, move.target).split()
+        along = (
+            Reason("line_rank", N_("rank {rank}"), rank=which)
+            if kind == "rank"
+            else Reason("line_file", N_("file {file}"), file=which)
+        )
+        if line is not None:
+            template = N_("{line}, a {colour} line")
+            along = Reason("coloured_line", template, line=along, colour=_COLOUR_WORDS[line])
+        template = N_(
+            "{origin}-{target} runs along {along}; {own} pawns keep to {own} lines (ANT-8)"
+        )
+        return Reason("wrong_line", template, origin=origin, target=target, along=along, own=own)
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         if self.is_over or seat != self.to_move:

@@ -38,7 +38,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import Cell, Event, Game, Grid, Outcome, Resolution, State, Termination
-from engine.errors import GameOverError, NotationError, PositionError
+from engine.errors import (
+    GAME_ENDED,
+    N_,
+    GameOverError,
+    Nn_,
+    NotationError,
+    PositionError,
+    Reason,
+    and_list,
+    joined,
+    state_lacks,
+)
 from engine.notation import split_orders
 from engine.registry import register
 
@@ -61,7 +72,10 @@ DIGITS = "0123456789"
 _PAIRS = re.compile(r"(?:[a-z][0-9])+")
 _PAIR = re.compile(r"([a-z])([0-9])")
 _NUMBER = re.compile(r"[0-9]+")
-_FORMS = "eight chips for files a..h like 01472653, or file+chip pairs like a0 b1 c4 d7 ..."
+_FORMS = Reason(
+    "elasta_forms",
+    N_("eight chips for files a..h like 01472653, or file+chip pairs like a0 b1 c4 d7 ..."),
+)
 
 
 @functools.cache
@@ -139,13 +153,19 @@ write eight chips for files a..h like 01472653, or file+chip pairs like a0 b1 c4
     """
     words = split_orders(text.lower())
     if not words:
-        raise NotationError(text, f"no orders found: write {_FORMS}", rule="ELA-13")
+        reason = Reason("no_orders_write", N_("no orders found: write {forms}"), forms=_FORMS)
+        raise NotationError(text, reason, rule="ELA-13")
     if not any(char.isalpha() for word in words for char in word):
         return _read_digits(text, "".join(words))
     if words[0].isdigit():
         # The text starts in the digits form: quote the first word that is not digits.
         stray = next(word for word in words if not word.isdigit())
-        reason = f"{stray!r} is not a chip number; write {_FORMS}"
+        reason = Reason(
+            "not_a_chip",
+            N_("{word!r} is not a chip number; write {forms}"),
+            word=stray,
+            forms=_FORMS,
+        )
         raise NotationError(text, reason, rule="ELA-13")
     return _read_pairs(text, words)
 
@@ -153,13 +173,25 @@ write eight chips for files a..h like 01472653, or file+chip pairs like a0 b1 c4
 def _read_digits(text: str, digits: str) -> Assignment:
     for char in digits:
         if char not in DIGITS:
-            reason = f"{char!r} is not a chip number; write {_FORMS}"
+            reason = Reason(
+                "not_a_chip",
+                N_("{word!r} is not a chip number; write {forms}"),
+                word=char,
+                forms=_FORMS,
+            )
             raise NotationError(text, reason, rule="ELA-13")
     chips = [int(char) for char in digits]
     _check_chip_numbers(text, chips)
     problems = _chip_problems(chips)
     if len(chips) != len(FILES):
-        count = f"{len(chips)} chips given, but each of the 8 files a..h needs one"
+        count = Reason(
+            "chip_count",
+            Nn_(
+                "{n} chips given, but each of the 8 files a..h needs one",
+                "{n} chips given, but each of the 8 files a..h needs one",
+            ),
+            n=len(chips),
+        )
         problems = [count, *problems]
     _raise_if(text, problems)
     return tuple(chips)
@@ -167,22 +199,31 @@ def _read_digits(text: str, digits: str) -> Assignment:
 
 def _read_pairs(text: str, words: Sequence[str]) -> Assignment:
     chip_of: dict[str, int] = {}
-    problems: list[str] = []
+    problems: list[Reason] = []
+    doubled: set[str] = set()
     for word in words:
         if not _PAIRS.fullmatch(word):
-            reason = f"{word!r} is not a file letter a-h followed by a chip 0-7, like c4"
+            reason = Reason(
+                "not_a_pair",
+                N_("{word!r} is not a file letter a-h followed by a chip 0-7, like c4"),
+                word=word,
+            )
             raise NotationError(text, reason, rule="ELA-13")
         for file, digit in _PAIR.findall(word):
             if file not in FILES:
-                reason = f"there is no file {file}: files run a to h"
+                reason = Reason(
+                    "no_such_file", N_("there is no file {file}: files run a to h"), file=file
+                )
                 raise NotationError(text, reason, rule="ELA-13")
             _check_chip_numbers(text, [int(digit)])
-            if file in chip_of and f"file {file} is given twice" not in problems:
-                problems.append(f"file {file} is given twice")
+            if file in chip_of and file not in doubled:
+                doubled.add(file)
+                problems.append(Reason("file_twice", N_("file {file} is given twice"), file=file))
             chip_of.setdefault(file, int(digit))
     missing = [file for file in FILES if file not in chip_of]
     if missing:
-        problems.append(f"{_names('file', missing)} {_has(missing)} no chip")
+        forms = Nn_("file {files} has no chip", "files {files} have no chip")
+        problems.append(Reason("files_no_chip", forms, n=len(missing), files=and_list(missing)))
     if not problems:
         problems = _chip_problems(list(chip_of.values()))
     _raise_if(text, problems)
@@ -192,65 +233,85 @@ def _read_pairs(text: str, words: Sequence[str]) -> Assignment:
 def _check_chip_numbers(text: str, chips: Sequence[int]) -> None:
     too_high = sorted({chip for chip in chips if chip not in CHIPS})
     if too_high:
-        reason = f"there is no {_names('chip', too_high)}: chips are numbered 0 to 7"
+        forms = Nn_(
+            "there is no chip {chips}: chips are numbered 0 to 7",
+            "there is no chips {chips}: chips are numbered 0 to 7",
+        )
+        reason = Reason("no_such_chip", forms, n=len(too_high), chips=and_list(too_high))
         raise NotationError(text, reason, rule="ELA-13")
 
 
-def _chip_problems(chips: Sequence[int]) -> list[str]:
+def _chip_problems(chips: Sequence[int]) -> list[Reason]:
     repeated = [chip for chip in CHIPS if chips.count(chip) > 1]
     missing = [chip for chip in CHIPS if chip not in chips]
     problems = []
     if repeated:
-        problems.append(f"{_names('chip', repeated)} {_is(repeated)} given twice")
+        twice = Nn_("chip {chips} is given twice", "chips {chips} are given twice")
+        problems.append(Reason("chips_twice", twice, n=len(repeated), chips=and_list(repeated)))
     if missing:
-        problems.append(f"{_names('chip', missing)} {_is(missing)} missing")
-    return [" and ".join(problems) + "; each chip 0-7 is used exactly once"] if problems else []
+        lacking = Nn_("chip {chips} is missing", "chips {chips} are missing")
+        problems.append(Reason("chips_missing", lacking, n=len(missing), chips=and_list(missing)))
+    if not problems:
+        return []
+    both = (
+        Reason("both", N_("{first} and {second}"), first=problems[0], second=problems[1])
+        if len(problems) == 2
+        else problems[0]
+    )
+    once = N_("{problems}; each chip 0-7 is used exactly once")
+    return [Reason("chips_once", once, problems=both)]
 
 
-def _raise_if(text: str, problems: Sequence[str]) -> None:
+def _raise_if(text: str, problems: Sequence[Reason]) -> None:
     if problems:
-        raise NotationError(text, "; ".join(problems), rule="ELA-13")
-
-
-def _names(noun: str, items: Sequence[object]) -> str:
-    """``chip 3``, ``chips 3 and 5``, ``files a, b and c``."""
-    words = [str(item) for item in items]
-    if len(words) == 1:
-        return f"{noun} {words[0]}"
-    return f"{noun}s {', '.join(words[:-1])} and {words[-1]}"
-
-
-def _is(items: Sequence[object]) -> str:
-    return "is" if len(items) == 1 else "are"
-
-
-def _has(items: Sequence[object]) -> str:
-    return "has" if len(items) == 1 else "have"
+        raise NotationError(text, joined(problems), rule="ELA-13")
 
 
 def _read_position(text: str) -> tuple[Heights, int, int]:
     words = text.split()
     if len(words) == len(FILES) + 2:
         words = ["".join(words[: len(FILES)]), *words[len(FILES) :]]
-    example = "e.g. 44444444 1 0"
+    example = Reason("elasta_position_example", N_("e.g. 44444444 1 0"))
     if len(words) != 3:
-        reason = f"write the eight heights a..h, the turn number and the unchanged count, {example}"
+        reason = Reason(
+            "elasta_position",
+            N_("write the eight heights a..h, the turn number and the unchanged count, {example}"),
+            example=example,
+        )
         raise PositionError(text, reason, rule="ELA-14")
     line, turn_text, unchanged_text = words
     if len(line) != len(FILES) or not _NUMBER.fullmatch(line):
-        reason = f"{line!r} is not eight heights, one digit 0-8 for each file a..h"
+        reason = Reason(
+            "not_heights",
+            N_("{line!r} is not eight heights, one digit 0-8 for each file a..h"),
+            line=line,
+        )
         raise PositionError(text, reason, rule="ELA-14")
     heights = tuple(int(char) for char in line)
     if max(heights) > TOP:
-        reason = f"height {max(heights)} is off the board: a stick stands at 0 to 8"
+        reason = Reason(
+            "height_off_board",
+            N_("height {height} is off the board: a stick stands at 0 to 8"),
+            height=max(heights),
+        )
         raise PositionError(text, reason, rule="ELA-2")
     if not _NUMBER.fullmatch(turn_text) or int(turn_text) < 1:
-        reason = f"the turn number {turn_text!r} must be a whole number from 1"
+        reason = Reason(
+            "turn_number",
+            N_("the turn number {turn!r} must be a whole number from 1"),
+            turn=turn_text,
+        )
         raise PositionError(text, reason, rule="ELA-14")
     turn = int(turn_text)
     limit = min(DRAW_AFTER_UNCHANGED, turn - 1)
     if not _NUMBER.fullmatch(unchanged_text) or int(unchanged_text) > limit:
-        reason = f"the unchanged-turn count {unchanged_text!r} must be 0 to {limit} on turn {turn}"
+        reason = Reason(
+            "unchanged_count",
+            N_("the unchanged-turn count {count!r} must be 0 to {limit} on turn {turn}"),
+            count=unchanged_text,
+            limit=limit,
+            turn=turn,
+        )
         raise PositionError(text, reason, rule="ELA-11")
     return heights, turn, int(unchanged_text)
 
@@ -283,12 +344,14 @@ class Elasta(Game):
             previous = data["previous"]
             pending = data["pending"]
         except KeyError as missing:
-            raise PositionError(str(dict(data))[:80], f"stored state lacks {missing}") from None
+            raise PositionError(str(dict(data))[:80], state_lacks(missing)) from None
         if previous is not None:
             try:
                 white, black = (read_orders(text) for text in previous)
             except (NotationError, ValueError) as error:
-                reason = f"stored last orders do not read: {error}"
+                reason = Reason(
+                    "stored_last_orders", N_("stored last orders do not read: {error}"), error=error
+                )
                 raise PositionError(str(previous), reason) from None
             state = dataclasses.replace(state, previous=(white, black))
         return state._with_pending_json(pending)
@@ -336,7 +399,7 @@ class ElastaState(State):
 
     def parse(self, seat: int, text: str) -> Assignment:
         if self.is_over:
-            raise GameOverError(text, "the game has ended")
+            raise GameOverError(text, GAME_ENDED)
         return read_orders(text)
 
     def format(self, action: Assignment) -> str:
@@ -541,6 +604,14 @@ def _line(heights: Heights) -> str:
 
 def _files(files: Sequence[str]) -> str:
     return _names("file", files)
+
+
+def _names(noun: str, items: Sequence[object]) -> str:
+    """``chip 3``, ``chips 3 and 5``, ``files a, b and c`` (event texts)."""
+    words = [str(item) for item in items]
+    if len(words) == 1:
+        return f"{noun} {words[0]}"
+    return f"{noun}s {', '.join(words[:-1])} and {words[-1]}"
 
 
 def _stick_title(file: str, height: int) -> str:

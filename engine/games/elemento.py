@@ -91,7 +91,17 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State, Termination
-from engine.errors import IllegalMoveError, NotationError, PositionError
+from engine.errors import (
+    N_,
+    NO_CHANCE_STEP,
+    IllegalMoveError,
+    Nn_,
+    NotationError,
+    PositionError,
+    Reason,
+    and_list,
+    or_list,
+)
 from engine.notation import Board
 from engine.registry import register
 
@@ -174,6 +184,36 @@ def _is_light(stone: str) -> bool:
 
 def _stone_name(stone: str) -> str:
     return f"{'light' if _is_light(stone) else 'dark'} {ELEMENT_NAMES[stone.lower()]}"
+
+
+_ELEMENT_WORDS = {
+    "f": Reason("element_fire", N_("fire")),
+    "w": Reason("element_water", N_("water")),
+    "e": Reason("element_earth", N_("earth")),
+    "a": Reason("element_air", N_("air")),
+}
+_COLOUR_WORDS = {
+    "G": Reason("colour_green", N_("green")),
+    "Y": Reason("colour_yellow", N_("yellow")),
+    "R": Reason("colour_red", N_("red")),
+    "B": Reason("colour_blue", N_("blue")),
+}
+"""Elements and dice colours as words in error messages, so that they are translated."""
+
+
+def _stone_words(stone: str) -> Reason:
+    """``light fire`` for error messages (translated with them); see :func:`_stone_name`."""
+    element = _ELEMENT_WORDS[stone.lower()]
+    if _is_light(stone):
+        return Reason("light_stone", N_("light {element}"), element=element)
+    return Reason("dark_stone", N_("dark {element}"), element=element)
+
+
+def _line_words(line: str) -> Reason:
+    """``rank 3`` or ``file c`` for error messages; see :func:`_line_name`."""
+    if line.isdigit():
+        return Reason("line_rank", N_("rank {rank}"), rank=line)
+    return Reason("line_file", N_("file {file}"), file=line)
 
 
 def _removes_light(choice: str, seat: int) -> bool:
@@ -259,7 +299,10 @@ class Elemento(Game):
     def state_from_json(self, data: Mapping[str, Any]) -> ElementoState:
         position = data.get("position")
         if not isinstance(position, str):
-            raise PositionError(str(dict(data))[:80], "stored Elemento state lacks its position")
+            reason = Reason(
+                "elemento_lacks_position", N_("stored Elemento state lacks its position")
+            )
+            raise PositionError(str(dict(data))[:80], reason)
         return self.parse_position(position)
 
 
@@ -331,8 +374,9 @@ class ElementoState(State):
         text = outcome.strip().upper()
         if text not in outcomes:
             if not outcomes:
-                raise IllegalMoveError(outcome, "no chance step is due")
-            raise IllegalMoveError(outcome, "not a possible outcome here", valid=outcomes[:6])
+                raise IllegalMoveError(outcome, NO_CHANCE_STEP)
+            reason = Reason("not_an_outcome", N_("not a possible outcome here"))
+            raise IllegalMoveError(outcome, reason, valid=outcomes[:6])
         if not self.order:
             order = tuple(int(seat) - 1 for seat in text.split("-"))
             names = ", ".join(self.game.seat_names[seat] for seat in order)
@@ -693,13 +737,15 @@ def _perft(state: State, depth: int) -> int:
     return sum(_perft(state.play(seat, action).state, depth - 1) for action in actions)
 
 
-def _clash(conflicts: Sequence[str], stone: str) -> str:
+def _clash(conflicts: Sequence[str], stone: str) -> Reason:
     """ELE-4 in words, e.g. ``rank 3 (d3) and file c (c2) already hold fire``."""
-    held = (
-        conflicts[0] if len(conflicts) == 1 else ", ".join(conflicts[:-1]) + " and " + conflicts[-1]
+    return Reason(
+        "element_clash",
+        Nn_("{held} already holds {element}", "{held} already hold {element}"),
+        n=len(conflicts),
+        held=and_list(conflicts),
+        element=_ELEMENT_WORDS[stone.lower()],
     )
-    verb = "holds" if len(conflicts) == 1 else "hold"
-    return f"{held} already {verb} {ELEMENT_NAMES[stone.lower()]}"
 
 
 class _MoveReader:
@@ -708,20 +754,23 @@ class _MoveReader:
     def __init__(self, state: ElementoState, seat: int, text: str) -> None:
         self.state, self.seat, self.text = state, seat, text
 
-    def syntax(self, reason: str) -> NotationError:
+    def syntax(self, reason: Reason) -> NotationError:
         examples = self.state.examples(self.seat, 3)
         return NotationError(self.text, reason, rule="ELE-18", valid=examples)
 
-    def illegal(self, reason: str, rule: str) -> IllegalMoveError:
+    def illegal(self, reason: Reason, rule: str) -> IllegalMoveError:
         return IllegalMoveError(self.text, reason, rule=rule)
 
     def read(self) -> Action:
         if not self.state.dice:
-            raise IllegalMoveError(self.text, "the dice have not been rolled yet", rule="ELE-6")
+            reason = Reason("dice_not_rolled", N_("the dice have not been rolled yet"))
+            raise IllegalMoveError(self.text, reason, rule="ELE-6")
         compact = _SEPARATORS.sub("", self.text.lower())
         head = _HEAD.match(compact)
         if not head:
-            raise self.syntax("write a placement like E@a4 or a move like b2-b3")
+            raise self.syntax(
+                Reason("ele_move_form", N_("write a placement like E@a4 or a move like b2-b3"))
+            )
         if head["square"]:
             action: Action = self._placement(head["stone"], head["square"])
         else:
@@ -736,9 +785,8 @@ class _MoveReader:
             if not found:
                 example = "1:light" if self.state.game.players > 2 else "1:opp"
                 rest = compact[start:]
-                raise self.syntax(
-                    f"after the move come removal choices like {example}, not {rest!r}"
-                )
+                template = N_("after the move come removal choices like {example}, not {rest!r}")
+                raise self.syntax(Reason("ele_choices_form", template, example=example, rest=rest))
             pairs.append((found["line"], found["word"]))
             start = found.end()
         return pairs
@@ -749,22 +797,29 @@ class _MoveReader:
 
     def _placement(self, stone_text: str, square_text: str) -> Placement:
         players = self.state.game.players
-        example = "E@a4" if players == 2 else "LE@a4 or DE@a4"
+        example = "E@a4" if players == 2 else or_list(["LE@a4", "DE@a4"])
         if len(stone_text) not in (1, 2) or stone_text[-1] not in ELEMENTS:
-            raise self.syntax(f"a placement is <element>@<square> with F W E A, e.g. {example}")
+            template = N_("a placement is <element>@<square> with F W E A, e.g. {example}")
+            raise self.syntax(Reason("ele_placement_form", template, example=example))
         colour = stone_text[0] if len(stone_text) == 2 else ""
         if colour and colour not in "ld":
-            raise self.syntax("the colour before the element is L (light) or D (dark)")
+            template = N_("the colour before the element is L (light) or D (dark)")
+            raise self.syntax(Reason("ele_colour_letter", template))
         index = self._parse_square(square_text)
         element = stone_text[-1]
         if players == 2:
             own = "l" if self.seat == 0 else "d"
             if colour and colour != own:
-                mine = "light" if own == "l" else "dark"
-                raise self.illegal(f"you place only your own ({mine}) stones", "ELE-6")
+                reason = (
+                    Reason("place_own_light", N_("you place only your own (light) stones"))
+                    if own == "l"
+                    else Reason("place_own_dark", N_("you place only your own (dark) stones"))
+                )
+                raise self.illegal(reason, "ELE-6")
             stone = element.upper() if self.seat == 0 else element
         elif not colour:
-            raise self.syntax(f"say the colour too in a {players}-player game: {example}")
+            template = N_("say the colour too in a {players}-player game: {example}")
+            raise self.syntax(Reason("say_colour", template, players=players, example=example))
         else:
             stone = element.upper() if colour == "l" else element
         self._check_placement(stone, index)
@@ -775,20 +830,50 @@ class _MoveReader:
         if not state._rolled(index):
             raise self.illegal(self._colour_reason(index, "place"), "ELE-6")
         if state.board[index] != EMPTY:
-            occupant = _stone_name(state.board[index])
-            raise self.illegal(f"{square} is not empty: {occupant} stands there", "ELE-6")
+            raise self.illegal(_not_empty(square, state.board[index]), "ELE-6")
         if stone not in state._stones_for(self.seat):
-            whose = "your supply" if state.game.players == 2 else "the common supply"
-            raise self.illegal(f"no {_stone_name(stone)} stone is left in {whose}", "ELE-6")
+            words = _stone_words(stone)
+            reason = (
+                Reason("none_left_own", N_("no {stone} stone is left in your supply"), stone=words)
+                if state.game.players == 2
+                else Reason(
+                    "none_left_common",
+                    N_("no {stone} stone is left in the common supply"),
+                    stone=words,
+                )
+            )
+            raise self.illegal(reason, "ELE-6")
         if conflicts := state._conflicts(stone.lower(), index):
             raise self.illegal(_clash(conflicts, stone), "ELE-4")
 
-    def _colour_reason(self, index: int, verb: str) -> str:
-        colours = [COLOUR_NAMES[c] for c in self.state.dice.split("+")]
-        where = "on" if verb == "place" else "from"
-        return (
-            f"{_square(index)} is {COLOUR_NAMES[_quadrant(index)]} but the dice show "
-            f"{self.state.dice}: {verb} {where} a {colours[0]} or {colours[1]} square"
+    def _colour_reason(self, index: int, verb: str) -> Reason:
+        first, second = (_COLOUR_WORDS[c] for c in self.state.dice.split("+"))
+        square, colour, dice = _square(index), _COLOUR_WORDS[_quadrant(index)], self.state.dice
+        if verb == "place":
+            template = N_(
+                "{square} is {colour} but the dice show {dice}: "
+                "place on a {first} or {second} square"
+            )
+            return Reason(
+                "wrong_colour_place",
+                template,
+                square=square,
+                colour=colour,
+                dice=dice,
+                first=first,
+                second=second,
+            )
+        template = N_(
+            "{square} is {colour} but the dice show {dice}: move from a {first} or {second} square"
+        )
+        return Reason(
+            "wrong_colour_move",
+            template,
+            square=square,
+            colour=colour,
+            dice=dice,
+            first=first,
+            second=second,
         )
 
     def _move(self, origin_text: str, target_text: str) -> Move:
@@ -797,25 +882,25 @@ class _MoveReader:
         rule = "ELE-7" if state.game.players == 2 else "ELE-14"
         if placements := state._placements(self.seat):
             example = self.state.format(Placement(*placements[0]))
-            raise self.illegal(
-                f"a move is allowed only when no placement is possible; e.g. {example}", "ELE-7"
-            )
+            template = N_("a move is allowed only when no placement is possible; e.g. {example}")
+            raise self.illegal(Reason("placement_first", template, example=example), "ELE-7")
         stone = state.board[origin]
         if stone == EMPTY:
-            raise self.illegal(f"there is no stone on {_square(origin)}", rule)
+            template = N_("there is no stone on {square}")
+            raise self.illegal(Reason("no_stone_on", template, square=_square(origin)), rule)
         if not state._owns(self.seat, stone):
-            raise self.illegal(
-                f"{_square(origin)} holds a {_stone_name(stone)} stone; "
-                "you move only your own stones",
-                rule,
+            template = N_("{square} holds a {stone} stone; you move only your own stones")
+            reason = Reason(
+                "move_own_only", template, square=_square(origin), stone=_stone_words(stone)
             )
+            raise self.illegal(reason, rule)
         if not state._rolled(origin):
             raise self.illegal(self._colour_reason(origin, "move"), rule)
         if target not in _neighbours(origin):
-            raise self.illegal("a stone moves one square up, down, left or right", rule)
+            template = N_("a stone moves one square up, down, left or right")
+            raise self.illegal(Reason("one_square_step", template), rule)
         if state.board[target] != EMPTY:
-            occupant = _stone_name(state.board[target])
-            raise self.illegal(f"{_square(target)} is not empty: {occupant} stands there", rule)
+            raise self.illegal(_not_empty(_square(target), state.board[target]), rule)
         if conflicts := state._conflicts(stone.lower(), target, origin):
             raise self.illegal(_clash(conflicts, stone), "ELE-4")
         return Move(origin, target)
@@ -835,19 +920,16 @@ class _MoveReader:
         given: dict[str, str] = {}
         for line, choice in pairs:
             if line not in "1234abcd":
-                raise self.syntax(f"{line!r} is no line: a rank 1 to 4 or a file a to d")
+                template = N_("{line!r} is no line: a rank 1 to 4 or a file a to d")
+                raise self.syntax(Reason("no_such_line", template, line=line))
             if choice not in words:
-                raise self.syntax(f"a removal choice is one of {', '.join(words)}")
+                template = N_("a removal choice is one of {choices}")
+                raise self.syntax(Reason("removal_choices", template, choices=", ".join(words)))
             if line in given:
-                raise self.syntax(f"{_line_name(line)} has two choices")
+                template = N_("{line} has two choices")
+                raise self.syntax(Reason("line_two_choices", template, line=_line_words(line)))
             if line not in completed:
-                done = ", ".join(_line_name(done) for done in completed) or "none"
-                raise self.illegal(
-                    f"{_line_name(line)} is not completed by this "
-                    f"{'placement' if isinstance(action, Placement) else 'move'}"
-                    f" (completed: {done})",
-                    rule,
-                )
+                raise self.illegal(_not_completed(line, completed, action), rule)
             valid = state._valid_choices(self.seat, board, line)
             if choice not in valid:
                 raise self.illegal(self._choice_reason(line, choice, valid), rule)
@@ -858,14 +940,32 @@ class _MoveReader:
         )
         return replace(action, choices=choices)
 
-    def _choice_reason(self, line: str, choice: str, valid: Sequence[str]) -> str:
-        name = _line_name(line)
-        options = " or ".join(f"{line}:{word}" for word in sorted(valid))
+    def _choice_reason(self, line: str, choice: str, valid: Sequence[str]) -> Reason:
+        name = _line_words(line)
+        options = or_list([f"{line}:{word}" for word in sorted(valid)])
         if choice == "keep":
-            return f"{name} holds opponent stones: keep is not possible, write {options}"
+            template = N_("{line} holds opponent stones: keep is not possible, write {options}")
+            return Reason("keep_impossible", template, line=name, options=options)
         if choice == "opp":
-            return f"{name} holds no opponent stones: write {options}"
-        return f"{name} holds only {valid[0]} stones and is removed whole: write {options}"
+            template = N_("{line} holds no opponent stones: write {options}")
+            return Reason("no_opponent_stones", template, line=name, options=options)
+        template = N_("{line} holds only {which} stones and is removed whole: write {options}")
+        return Reason("removed_whole", template, line=name, which=valid[0], options=options)
+
+
+def _not_empty(square: str, occupant: str) -> Reason:
+    template = N_("{square} is not empty: {stone} stands there")
+    return Reason("square_not_empty", template, square=square, stone=_stone_words(occupant))
+
+
+def _not_completed(line: str, completed: Sequence[str], action: Action) -> Reason:
+    done = ", ".join(_line_name(done) for done in completed) or Reason("none", N_("none"))
+    words = _line_words(line)
+    if isinstance(action, Placement):
+        template = N_("{line} is not completed by this placement (completed: {done})")
+        return Reason("not_completed_placement", template, line=words, done=done)
+    template = N_("{line} is not completed by this move (completed: {done})")
+    return Reason("not_completed_move", template, line=words, done=done)
 
 
 class _PositionReader:
@@ -874,7 +974,7 @@ class _PositionReader:
     def __init__(self, game: Elemento, text: str) -> None:
         self.game, self.text = game, text
 
-    def error(self, reason: str) -> PositionError:
+    def error(self, reason: Reason) -> PositionError:
         return PositionError(self.text, reason, rule="ELE-19")
 
     def read(self) -> ElementoState:
@@ -888,22 +988,24 @@ class _PositionReader:
             if game.players > 2:
                 form += " <seating order>"
             short = " ".join(RULE_BOOK_FIELDS)
-            raise self.error(f"expected {full} fields: {form} (or the rule book's 5: {short})")
+            template = N_("expected {count} fields: {form} (or the rule book's 5: {short})")
+            raise self.error(Reason("ele_fields", template, count=full, form=form, short=short))
         board = self._board(fields[0])
         self._supply(board, fields[1])
         scores = self._scores(fields[2])
         order = (0, 1) if game.players == 2 else self._order(fields[7])
         turn = self._turn(fields[3], order)
         dice = self._dice(fields[4], order)
-        passes = self._counter("passes", fields[5], 2 * game.players)
-        quiet = self._counter("quiet turns", fields[6], game.quiet_limit)
+        passes = self._counter(Reason("passes", N_("passes")), fields[5], 2 * game.players)
+        quiet = self._counter(Reason("quiet_turns", N_("quiet turns")), fields[6], game.quiet_limit)
         state = ElementoState(game, board, scores, order, turn, dice, passes, quiet)
         if state.to_act and not state._all_actions(state.to_act[0]):
             name = game.seat_names[state.to_act[0]]
-            raise self.error(
-                f"{name} cannot place or move with {dice} and would have passed "
+            template = N_(
+                "{seat} cannot place or move with {dice} and would have passed "
                 "(ELE-8); give the position after the pass"
             )
+            raise self.error(Reason("would_have_passed", template, seat=name, dice=dice))
         return state
 
     def _rule_book_defaults(self, turn: str) -> list[str]:
@@ -914,26 +1016,40 @@ class _PositionReader:
         order = "?" if turn == "?" else "-".join(map(str, range(1, self.game.players + 1)))
         return ["0", "0", order]
 
-    def _counter(self, name: str, text: str, limit: int) -> int:
+    def _counter(self, name: Reason, text: str, limit: int) -> int:
         if not text.isdigit() or int(text) > limit:
-            raise self.error(f"{name} {text!r} is not a number from 0 to {limit}")
+            template = N_("{name} {text!r} is not a number from 0 to {limit}")
+            raise self.error(Reason("ele_counter", template, name=name, text=text, limit=limit))
         return int(text)
 
     def _board(self, text: str) -> str:
         ranks = text.split("/")
         if len(ranks) != 4 or any(len(rank) != 4 for rank in ranks):
-            raise self.error("the board is 4 ranks of 4 squares, rank 4 first: ..../..../..../....")
+            template = N_("the board is 4 ranks of 4 squares, rank 4 first: ..../..../..../....")
+            raise self.error(Reason("ele_board_shape", template))
         board = "".join(reversed(ranks))
         if bad := set(board) - set(STONES + EMPTY):
-            raise self.error(f"unknown board letters {''.join(sorted(bad))}; use . F W E A f w e a")
+            template = N_("unknown board letters {letters}; use . F W E A f w e a")
+            raise self.error(Reason("ele_board_letters", template, letters="".join(sorted(bad))))
         for stone in STONES:
             if board.count(stone) > COPIES:
-                raise self.error(f"more than {COPIES} {_stone_name(stone)} stones on the board")
+                template = N_("more than {copies} {stone} stones on the board")
+                reason = Reason(
+                    "too_many_stones", template, copies=COPIES, stone=_stone_words(stone)
+                )
+                raise self.error(reason)
         probe = ElementoState(self.game, board, (), (), 0, "", 0, 0)
         for index in SQUARES:
             if board[index] != EMPTY and (clash := probe._conflicts(board[index].lower(), index)):
-                element = ELEMENT_NAMES[board[index].lower()]
-                raise self.error(f"{element} on {_square(index)} repeats in {clash[0]} (ELE-4)")
+                template = N_("{element} on {square} repeats in {group} (ELE-4)")
+                reason = Reason(
+                    "element_repeats",
+                    template,
+                    element=_ELEMENT_WORDS[board[index].lower()],
+                    square=_square(index),
+                    group=clash[0],
+                )
+                raise self.error(reason)
         return board
 
     def _supply(self, board: str, text: str) -> None:
@@ -943,12 +1059,14 @@ class _PositionReader:
         else:
             expected = probe.supply() or "-"
         if text != expected:
-            raise self.error(f"supply {text!r} does not match the board, which leaves {expected}")
+            template = N_("supply {text!r} does not match the board, which leaves {expected}")
+            raise self.error(Reason("supply_mismatch", template, text=text, expected=expected))
 
     def _scores(self, text: str) -> tuple[int, ...]:
         parts = text.split("-")
         if len(parts) != self.game.players or not all(part.isdigit() for part in parts):
-            raise self.error(f"scores {text!r} are one number per player, like 0-0")
+            template = N_("scores {text!r} are one number per player, like 0-0")
+            raise self.error(Reason("ele_scores", template, text=text))
         return tuple(int(part) for part in parts)
 
     def _order(self, text: str) -> tuple[int, ...]:
@@ -957,22 +1075,26 @@ class _PositionReader:
         seats = text.split("-")
         wanted = sorted(str(seat) for seat in range(1, self.game.players + 1))
         if sorted(seats) != wanted:
-            raise self.error(f"seating order {text!r} is each seat once, like {'-'.join(wanted)}")
+            template = N_("seating order {text!r} is each seat once, like {example}")
+            raise self.error(Reason("seating_order", template, text=text, example="-".join(wanted)))
         return tuple(int(seat) - 1 for seat in seats)
 
     def _turn(self, text: str, order: tuple[int, ...]) -> int:
         labels = [self.game.seat_label(seat) for seat in range(self.game.players)]
         if not order:
             if text != "?":
-                raise self.error("before the seating draw the turn is '?'")
+                template = N_("before the seating draw the turn is '?'")
+                raise self.error(Reason("turn_before_draw", template))
             return 0
         if text.upper() not in labels:
-            raise self.error(f"turn {text!r} is one of {', '.join(labels)}")
+            template = N_("turn {text!r} is one of {labels}")
+            raise self.error(Reason("ele_turn", template, text=text, labels=", ".join(labels)))
         return order.index(labels.index(text.upper()))
 
     def _dice(self, text: str, order: tuple[int, ...]) -> str:
         if text == "?":
             return ""
         if text.upper() not in ROLLS or not order:
-            raise self.error(f"dice {text!r} are ? or one of {', '.join(ROLLS)}")
+            template = N_("dice {text!r} are ? or one of {rolls}")
+            raise self.error(Reason("ele_dice", template, text=text, rolls=", ".join(ROLLS)))
         return text.upper()

@@ -38,7 +38,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State, Termination
-from engine.errors import IllegalMoveError, NotationError, PositionError
+from engine.errors import N_, IllegalMoveError, Nn_, NotationError, PositionError, Reason
 from engine.notation import Board, frame
 from engine.registry import register
 
@@ -46,6 +46,8 @@ __all__ = ["Epaminondas", "EpaminondasState", "Layout", "Move"]
 
 WHITE, BLACK = 0, 1
 COLOURS = ("White", "Black")
+_COLOUR_WORDS = (Reason("colour_white", N_("White")), Reason("colour_black", N_("Black")))
+"""The colours as words in error messages, so that they are translated with them."""
 LETTERS = ("W", "B")
 
 Key = tuple[int, int, int]
@@ -191,13 +193,24 @@ class Epaminondas(Game):
         layout = self.layout
         parts = text.split()
         if len(parts) != 2:
-            reason = "expected the ranks, a space, then w or b for the player to move"
+            reason = Reason(
+                "epa_position",
+                N_("expected the ranks, a space, then w or b for the player to move"),
+            )
             raise PositionError(text, reason, rule="EPA-13")
         rows, side = parts[0].split("/"), parts[1].lower()
         if side not in ("w", "b"):
-            raise PositionError(text, f"the player to move is w or b, not {parts[1]!r}")
+            reason = Reason(
+                "epa_side", N_("the player to move is w or b, not {side!r}"), side=parts[1]
+            )
+            raise PositionError(text, reason)
         if len(rows) != layout.ranks:
-            reason = f"expected {layout.ranks} ranks separated by '/', found {len(rows)}"
+            reason = Reason(
+                "epa_rank_count",
+                N_("expected {ranks} ranks separated by '/', found {found}"),
+                ranks=layout.ranks,
+                found=len(rows),
+            )
             raise PositionError(text, reason, rule="EPA-13")
         stones = [0, 0]
         for index, row in enumerate(rows):
@@ -209,13 +222,25 @@ class Epaminondas(Game):
                     continue
                 colour = "WB".find(token.upper())
                 if colour < 0:
-                    reason = f"rank {rank + 1} has {token!r}; use W, B or digits for empty squares"
+                    reason = Reason(
+                        "epa_rank_token",
+                        N_("rank {rank} has {token!r}; use W, B or digits for empty squares"),
+                        rank=rank + 1,
+                        token=token,
+                    )
                     raise PositionError(text, reason, rule="EPA-13")
                 if file < layout.files:
                     stones[colour] |= 1 << layout.bit(file, rank)
                 file += 1
             if file != layout.files:
-                reason = f"rank {rank + 1} ({row!r}) covers {file} squares, not {layout.files}"
+                reason = Reason(
+                    "epa_rank_width",
+                    N_("rank {rank} ({row!r}) covers {covered} squares, not {files}"),
+                    rank=rank + 1,
+                    row=row,
+                    covered=file,
+                    files=layout.files,
+                )
                 raise PositionError(text, reason, rule="EPA-13")
         return stones[WHITE], stones[BLACK], "wb".index(side)
 
@@ -227,9 +252,11 @@ class Epaminondas(Game):
                 for position, count in data["repetitions"]
             )
         except (KeyError, TypeError, ValueError) as error:
-            raise PositionError(str(dict(data))[:80], f"stored state is damaged: {error}") from None
+            reason = Reason("state_damaged", N_("stored state is damaged: {error}"), error=error)
+            raise PositionError(str(dict(data))[:80], reason) from None
         if any(count < 1 for _, count in repetitions):
-            raise PositionError(str(data["repetitions"])[:80], "repetition counts must be >= 1")
+            reason = Reason("repetition_counts", N_("repetition counts must be >= 1"))
+            raise PositionError(str(data["repetitions"])[:80], reason)
         return EpaminondasState(self, white, black, mover, repetitions)
 
 
@@ -419,16 +446,25 @@ class EpaminondasState(State):
         cleaned = text.strip().lower().translate(_DASHES)
         match = _MOVE.fullmatch(cleaned)
         if not match:
-            reason = "a move is <tail>-<dest>: the tail stone, then where the front stone lands"
+            reason = Reason(
+                "epa_move_form",
+                N_("a move is <tail>-<dest>: the tail stone, then where the front stone lands"),
+            )
             raise NotationError(text, reason, rule="EPA-12", valid=self.examples(seat))
         layout = self.layout
         tail_file, tail_rank = layout.board.parse_square(match[1], text)
         dest_file, dest_rank = layout.board.parse_square(match[3], text)
         files, ranks = dest_file - tail_file, dest_rank - tail_rank
         if files == ranks == 0:
-            raise NotationError(text, "the tail and the destination are the same square")
+            reason = Reason("same_square", N_("the tail and the destination are the same square"))
+            raise NotationError(text, reason)
         if files and ranks and abs(files) != abs(ranks):
-            reason = f"{match[3]} is not on a file, rank or diagonal through {match[1]}"
+            reason = Reason(
+                "not_in_line",
+                N_("{dest} is not on a file, rank or diagonal through {tail}"),
+                dest=match[3],
+                tail=match[1],
+            )
             raise NotationError(text, reason, rule="EPA-12")
         step = (ranks > 0) - (ranks < 0)
         step = step * layout.pitch + (files > 0) - (files < 0)
@@ -436,8 +472,14 @@ class EpaminondasState(State):
         tail = layout.bit(tail_file, tail_rank)
         move = self._phalanx_move(seat, text, tail, step, span, capture=match[2] == "x")
         if self.game.anti_copy and self.copies(seat, move):
-            reason = "it reaches the far home row and leaves the board a mirror image of itself"
-            raise IllegalMoveError(text, reason + " with colours swapped", rule="EPA-8")
+            reason = Reason(
+                "mirror_image",
+                N_(
+                    "it reaches the far home row and leaves the board a mirror image of itself"
+                    " with colours swapped"
+                ),
+            )
+            raise IllegalMoveError(text, reason, rule="EPA-8")
         return move
 
     def _phalanx_move(
@@ -449,9 +491,17 @@ class EpaminondasState(State):
         name = layout.square
         if not (own >> tail) & 1:
             if (enemy >> tail) & 1:
-                reason = f"{name(tail)} holds a {COLOURS[1 - seat]} stone; you play {COLOURS[seat]}"
+                reason = Reason(
+                    "holds_enemy_stone",
+                    N_("{square} holds a {enemy} stone; you play {own}"),
+                    square=name(tail),
+                    enemy=_COLOUR_WORDS[1 - seat],
+                    own=_COLOUR_WORDS[seat],
+                )
             else:
-                reason = f"there is no stone on {name(tail)}"
+                reason = Reason(
+                    "no_stone_on", N_("there is no stone on {square}"), square=name(tail)
+                )
             raise IllegalMoveError(text, reason, rule="EPA-5")
         size = 1
         while tail + size * step >= 0 and (own >> (tail + size * step)) & 1:
@@ -459,46 +509,92 @@ class EpaminondasState(State):
         front = tail + (size - 1) * step
         dest = tail + span * step
         if span < size:
-            reason = (
-                f"{name(dest)} holds your own stone of the moving line {name(tail)}-{name(front)};"
-                f" name the square where its front stone {name(front)} lands"
+            reason = Reason(
+                "own_line_stone",
+                N_(
+                    "{dest} holds your own stone of the moving line {tail}-{front};"
+                    " name the square where its front stone {front} lands"
+                ),
+                dest=name(dest),
+                tail=name(tail),
+                front=name(front),
             )
             raise IllegalMoveError(text, reason, rule="EPA-12")
         distance = span - size + 1
         if distance > size:
             reason = (
-                "a single stone moves at most 1 square"
+                Reason("single_stone_range", N_("a single stone moves at most 1 square"))
                 if size == 1
-                else f"the {size} stones {name(tail)}-{name(front)} move at most {size} squares"
+                else Reason(
+                    "phalanx_range",
+                    Nn_(
+                        "the {n} stones {tail}-{front} move at most {n} squares",
+                        "the {n} stones {tail}-{front} move at most {n} squares",
+                    ),
+                    n=size,
+                    tail=name(tail),
+                    front=name(front),
+                )
             )
             raise IllegalMoveError(text, reason, rule="EPA-5")
         for square in range(front + step, dest, step):
             if ((own | enemy) >> square) & 1:
-                whose = "your own" if (own >> square) & 1 else f"a {COLOURS[1 - seat]}"
-                reason = f"the front stone would pass over {whose} stone on {name(square)}"
+                reason = (
+                    Reason(
+                        "pass_over_own",
+                        N_("the front stone would pass over your own stone on {square}"),
+                        square=name(square),
+                    )
+                    if (own >> square) & 1
+                    else Reason(
+                        "pass_over_enemy",
+                        N_("the front stone would pass over a {enemy} stone on {square}"),
+                        enemy=_COLOUR_WORDS[1 - seat],
+                        square=name(square),
+                    )
+                )
                 raise IllegalMoveError(text, reason, rule="EPA-6")
         if (own >> dest) & 1:
-            reason = f"{name(dest)} holds your own stone; a phalanx never moves onto its own stones"
+            reason = Reason(
+                "onto_own_stone",
+                N_("{square} holds your own stone; a phalanx never moves onto its own stones"),
+                square=name(dest),
+            )
             raise IllegalMoveError(text, reason, rule="EPA-5")
         if (enemy >> dest) & 1:
             self._check_capture(seat, text, dest, step, size)
         elif capture:
-            reason = f"{name(dest)} is empty, there is nothing to capture; write {name(tail)}-"
-            raise IllegalMoveError(text, reason + name(dest), rule="EPA-12")
+            reason = Reason(
+                "nothing_to_capture",
+                N_("{dest} is empty, there is nothing to capture; write {tail}-{dest}"),
+                dest=name(dest),
+                tail=name(tail),
+            )
+            raise IllegalMoveError(text, reason, rule="EPA-12")
         return Move(tail, dest, step, size)
 
     def _check_capture(self, seat: int, text: str, dest: int, step: int, size: int) -> None:
         if size == 1:
-            raise IllegalMoveError(text, "a single stone never captures", rule="EPA-7")
+            reason = Reason("single_never_captures", N_("a single stone never captures"))
+            raise IllegalMoveError(text, reason, rule="EPA-7")
         enemy = self.stones(seat)[1]
         hit, square = 0, dest
         while square >= 0 and (enemy >> square) & 1:
             hit += 1
             square += step
         if hit >= size:
-            reason = (
-                f"{size} moving stones cannot capture the {hit} {COLOURS[1 - seat]} stones in"
-                f" line from {self.layout.square(dest)}: it takes strictly more moving stones"
+            reason = Reason(
+                "capture_too_few",
+                Nn_(
+                    "{n} moving stones cannot capture the {hit} {enemy} stones in"
+                    " line from {square}: it takes strictly more moving stones",
+                    "{n} moving stones cannot capture the {hit} {enemy} stones in"
+                    " line from {square}: it takes strictly more moving stones",
+                ),
+                n=size,
+                hit=hit,
+                enemy=_COLOUR_WORDS[1 - seat],
+                square=self.layout.square(dest),
             )
             raise IllegalMoveError(text, reason, rule="EPA-7")
 

@@ -61,7 +61,15 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, overload
 
 from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State, Termination
-from engine.errors import IllegalMoveError, NotationError, PositionError
+from engine.errors import (
+    N_,
+    IllegalMoveError,
+    Nn_,
+    NotationError,
+    PositionError,
+    Reason,
+    state_lacks,
+)
 from engine.notation import Board, frame, split_orders
 from engine.registry import register
 
@@ -75,7 +83,10 @@ HOLD = "hold"
 MOVES = {"ne": (1, 1), "nw": (-1, 1), "se": (1, -1), "sw": (-1, -1)}
 DESTROYS = {"xn": (0, 1), "xe": (1, 0), "xs": (0, -1), "xw": (-1, 0)}
 ORDER_CODES = (HOLD, *MOVES, *DESTROYS)
-ORDER_HELP = "orders are hold (or -), a move ne, nw, se, sw or a destroy xn, xe, xs, xw"
+ORDER_HELP = Reason(
+    "nel_order_help",
+    N_("orders are hold (or -), a move ne, nw, se, sw or a destroy xn, xe, xs, xw"),
+)
 DESTROYED = "."
 RANDOM_TRIES = 200
 
@@ -199,7 +210,10 @@ class Nelaxtam(Game):
     def parse_position(self, text: str) -> NelaxtamState:
         parts = text.split()
         if len(parts) != 3:
-            reason = "a position is '<rows> <phase> <calm>', e.g. the board, 'invasion' and 0"
+            reason = Reason(
+                "nel_position",
+                N_("a position is '<rows> <phase> <calm>', e.g. the board, 'invasion' and 0"),
+            )
             raise PositionError(text, reason, rule="NEL-18")
         rows, phase, calm_text = parts
         pieces, troops = self._read_rows(text, rows)
@@ -208,16 +222,28 @@ class Nelaxtam(Game):
         elif phase.isdigit() and int(phase) >= 1:
             turn = int(phase)
         else:
-            reason = f"the phase {phase!r} is neither 'invasion' nor an action turn number from 1"
+            reason = Reason(
+                "nel_phase",
+                N_("the phase {phase!r} is neither 'invasion' nor an action turn number from 1"),
+                phase=phase,
+            )
             raise PositionError(text, reason, rule="NEL-18")
         if not calm_text.isdigit() or int(calm_text) > min(CALM_LIMIT, max(turn - 1, 0)):
-            reason = (
-                f"{calm_text!r} is not a count of turns without destruction "
-                f"(0 to {CALM_LIMIT}, and below the turn number)"
+            reason = Reason(
+                "nel_calm",
+                N_(
+                    "{calm!r} is not a count of turns without destruction "
+                    "(0 to {limit}, and below the turn number)"
+                ),
+                calm=calm_text,
+                limit=CALM_LIMIT,
             )
             raise PositionError(text, reason, rule="NEL-13")
         if turn == 0 and (pieces != self.virgin_pieces() or troops != self.initial_state().troops):
-            reason = "during the invasion the board is untouched and holds no troops"
+            reason = Reason(
+                "nel_invasion_board",
+                N_("during the invasion the board is untouched and holds no troops"),
+            )
             raise PositionError(text, reason, rule="NEL-5")
         return NelaxtamState(self, pieces, troops, turn, int(calm_text))
 
@@ -226,7 +252,11 @@ class Nelaxtam(Game):
     ) -> tuple[str, tuple[tuple[int | None, ...], ...]]:
         rows = rows_text.split("/")
         if len(rows) != self.size or any(len(row) != self.size for row in rows):
-            reason = f"the board needs {self.size} rows of {self.size} cells (option size)"
+            reason = Reason(
+                "nel_board_rows",
+                N_("the board needs {size} rows of {size} cells (option size)"),
+                size=self.size,
+            )
             raise PositionError(text, reason, rule="NEL-18")
         pieces: list[str] = []
         troops: list[list[int | None]] = [[None] * TROOPS, [None] * TROOPS]
@@ -244,23 +274,38 @@ class Nelaxtam(Game):
         if char in COLOURS or char in "12345ABCDE":
             seat = 0 if char in "o12345" else 1
             if COLOURS[seat] != colour:
-                reason = f"{square} is an {colour.upper()} cell; {char!r} cannot stand there"
+                reason = Reason(
+                    "nel_cell_colour",
+                    N_("{square} is an {colour} cell; {char!r} cannot stand there"),
+                    square=square,
+                    colour=colour.upper(),
+                    char=char,
+                )
                 raise PositionError(text, reason, rule="NEL-2")
             if char not in COLOURS:
                 troop = "12345ABCDE".index(char) % TROOPS
                 if troops[seat][troop] is not None:
-                    reason = f"troop {char} stands on the board twice"
+                    reason = Reason(
+                        "troop_on_board_twice",
+                        N_("troop {troop} stands on the board twice"),
+                        troop=char,
+                    )
                     raise PositionError(text, reason, rule="NEL-18")
                 troops[seat][troop] = index
             return colour
-        reason = f"{char!r} on {square} is none of o, x, '.', 1-5 or A-E"
+        reason = Reason(
+            "nel_cell_char",
+            N_("{char!r} on {square} is none of o, x, '.', 1-5 or A-E"),
+            char=char,
+            square=square,
+        )
         raise PositionError(text, reason, rule="NEL-18")
 
     def state_from_json(self, data: Mapping[str, Any]) -> NelaxtamState:
         try:
             position, pending = data["position"], data.get("pending", [])
         except KeyError as missing:
-            raise PositionError(str(dict(data))[:80], f"stored state lacks {missing}") from None
+            raise PositionError(str(dict(data))[:80], state_lacks(missing)) from None
         return self.parse_position(position)._with_pending_json(pending)
 
 
@@ -402,7 +447,11 @@ class NelaxtamState(State):
     def parse(self, seat: int, text: str) -> Action:
         tokens = _tokens(text)
         if not tokens:
-            reason = "no orders found; write troop:square" if self.turn == 0 else "no orders found"
+            reason = (
+                Reason("no_orders_placement", N_("no orders found; write troop:square"))
+                if self.turn == 0
+                else Reason("no_orders", N_("no orders found"))
+            )
             raise NotationError(text, reason, valid=self.examples(seat))
         if self.turn == 0:
             return self._parse_placement(seat, text, tokens)
@@ -413,8 +462,13 @@ class NelaxtamState(State):
             return int(label) - 1
         if seat == 1 and len(label) == 1 and "a" <= label <= "e":
             return "abcde".index(label)
-        names = "1-5" if seat == 0 else "1-5 or A-E"
-        reason = f"{label!r} is not a troop; {SIDES[seat]}'s troops are {names}"
+        reason = Reason(
+            "not_a_troop",
+            N_("{label!r} is not a troop; {side}'s troops are {names}"),
+            label=label,
+            side=SIDES[seat],
+            names="1-5" if seat == 0 else Reason("troops_of_x", N_("1-5 or A-E")),
+        )
         raise NotationError(token, reason, rule="NEL-3")
 
     def _split_token(self, seat: int, token: str) -> tuple[int, str]:
@@ -423,7 +477,10 @@ class NelaxtamState(State):
             label, rest = token[:1].lower(), token[1:].lower()
         if not rest:
             example = "1:a1" if self.turn == 0 else "1:ne"
-            raise NotationError(token, f"troop and what it does, e.g. {example}", rule="NEL-17")
+            reason = Reason(
+                "troop_and_order", N_("troop and what it does, e.g. {example}"), example=example
+            )
+            raise NotationError(token, reason, rule="NEL-17")
         return self._parse_troop(seat, token, label), rest
 
     def _parse_placement(self, seat: int, text: str, tokens: Sequence[str]) -> Placement:
@@ -432,12 +489,20 @@ class NelaxtamState(State):
             troop, square_text = self._split_token(seat, token)
             file, rank = self.game.board.parse_square(square_text, token)
             if troop in squares:
-                reason = f"troop {troop_label(seat, troop)} is placed twice"
+                reason = Reason(
+                    "troop_placed_twice",
+                    N_("troop {troop} is placed twice"),
+                    troop=troop_label(seat, troop),
+                )
                 raise IllegalMoveError(token, reason, rule="NEL-5")
             squares[troop] = rank * self.game.size + file
         missing = [troop_label(seat, t) for t in range(TROOPS) if t not in squares]
         if missing:
-            reason = f"the invasion places all five troops; missing: {', '.join(missing)}"
+            reason = Reason(
+                "troops_missing",
+                N_("the invasion places all five troops; missing: {missing}"),
+                missing=", ".join(missing),
+            )
             raise IllegalMoveError(text, reason, rule="NEL-16", valid=self.examples(seat))
         placement = Placement(seat, tuple(squares[t] for t in range(TROOPS)))
         self._check_placement(seat, text, placement)
@@ -447,20 +512,35 @@ class NelaxtamState(State):
         game, own = self.game, COLOURS[seat]
         for troop, index in enumerate(placement.squares):
             if game.colour(index) != own:
-                reason = (
-                    f"{game.square(index)} is an {game.colour(index).upper()} piece; "
-                    f"troop {troop_label(seat, troop)} must land on an {own.upper()} piece"
+                reason = Reason(
+                    "land_on_own_piece",
+                    N_("{square} is an {colour} piece; troop {troop} must land on an {own} piece"),
+                    square=game.square(index),
+                    colour=game.colour(index).upper(),
+                    troop=troop_label(seat, troop),
+                    own=own.upper(),
                 )
                 raise IllegalMoveError(text, reason, rule="NEL-5")
         for index in placement.squares:
             if placement.squares.count(index) > 1:
-                reason = f"two troops on {game.square(index)}; one troop per piece"
+                reason = Reason(
+                    "two_troops_on",
+                    N_("two troops on {square}; one troop per piece"),
+                    square=game.square(index),
+                )
                 raise IllegalMoveError(text, reason, rule="NEL-5")
         on_edge = sum(game.on_edge(index) for index in placement.squares)
         if on_edge < game.sea:
-            reason = (
-                f"{game.sea} troops arrive by sea and must land on edge pieces; "
-                f"only {on_edge} of these do"
+            reason = Reason(
+                "sea_landing",
+                Nn_(
+                    "{n} troops arrive by sea and must land on edge pieces; "
+                    "only {on_edge} of these do",
+                    "{n} troops arrive by sea and must land on edge pieces; "
+                    "only {on_edge} of these do",
+                ),
+                n=game.sea,
+                on_edge=on_edge,
             )
             raise IllegalMoveError(text, reason, rule="NEL-5", valid=self.examples(seat))
 
@@ -474,11 +554,19 @@ class NelaxtamState(State):
                 troop, code = self._split_token(seat, token)
                 code = HOLD if code == "-" else code
                 if code not in ORDER_CODES:
-                    raise NotationError(
-                        token, f"{code!r} is not an order; {ORDER_HELP}", rule="NEL-17"
+                    reason = Reason(
+                        "not_an_order",
+                        N_("{code!r} is not an order; {help}"),
+                        code=code,
+                        help=ORDER_HELP,
                     )
+                    raise NotationError(token, reason, rule="NEL-17")
                 if troop in given:
-                    reason = f"troop {troop_label(seat, troop)} has two orders; one per troop"
+                    reason = Reason(
+                        "troop_two_orders",
+                        N_("troop {troop} has two orders; one per troop"),
+                        troop=troop_label(seat, troop),
+                    )
                     raise IllegalMoveError(f"{given[troop]} {token}", reason, rule="NEL-6")
                 given[troop], codes[troop] = token, code
             orders = Orders(seat, tuple(codes))
@@ -497,15 +585,27 @@ class NelaxtamState(State):
                 quoted = " ".join(
                     given.get(t, f"{troop_label(seat, t)}:hold") for t in (other, troop)
                 )
-                reason = (
-                    f"troops {names[0]} and {names[1]} would both stand on "
-                    f"{self.game.square(end)}; one troop per piece after the moves"
+                reason = Reason(
+                    "troops_collide",
+                    N_(
+                        "troops {first} and {second} would both stand on "
+                        "{square}; one troop per piece after the moves"
+                    ),
+                    first=names[0],
+                    second=names[1],
+                    square=self.game.square(end),
                 )
                 raise IllegalMoveError(quoted, reason, rule="NEL-7")
         if self.game.quiet and orders.acting != 1 and (orders.acting or self._single_orders(seat)):
-            reason = (
-                f"these orders make {orders.acting} troops act; in the quiet variant "
-                "exactly one troop acts each turn"
+            reason = Reason(
+                "quiet_one_acts",
+                Nn_(
+                    "these orders make {n} troops act; in the quiet variant "
+                    "exactly one troop acts each turn",
+                    "these orders make {n} troops act; in the quiet variant "
+                    "exactly one troop acts each turn",
+                ),
+                n=orders.acting,
             )
             quoted = " ".join(given.values()) or HOLD
             raise IllegalMoveError(quoted, reason, rule="NEL-10", valid=self.examples(seat))
@@ -516,8 +616,13 @@ class NelaxtamState(State):
         if start is None:
             if code == HOLD:
                 return
-            alive = ", ".join(self._alive(seat)) or "none"
-            reason = f"troop {label} is dead; living troops: {alive}"
+            alive = ", ".join(self._alive(seat)) or Reason("none", N_("none"))
+            reason = Reason(
+                "troop_dead",
+                N_("troop {troop} is dead; living troops: {alive}"),
+                troop=label,
+                alive=alive,
+            )
             raise IllegalMoveError(token, reason, rule="NEL-9")
         if code == HOLD or code in self._troop_codes(seat, start):
             return
@@ -525,17 +630,35 @@ class NelaxtamState(State):
         target = self.game.step(start, code)
         valid = [f"{label}:{c}" for c in self._troop_codes(seat, start)]
         if target is None:
-            reason, rule = f"troop {label} on {here} cannot {code}: off the board", "NEL-6"
+            reason = Reason(
+                "order_off_board",
+                N_("troop {troop} on {square} cannot {code}: off the board"),
+                troop=label,
+                square=here,
+                code=code,
+            )
+            rule = "NEL-6"
         elif code in MOVES:
-            reason = (
-                f"troop {label} on {here} cannot move {code} to {self.game.square(target)}: "
-                f"that {COLOURS[seat].upper()} piece was destroyed"
+            reason = Reason(
+                "move_onto_destroyed",
+                N_(
+                    "troop {troop} on {square} cannot move {code} to {target}: "
+                    "that {colour} piece was destroyed"
+                ),
+                troop=label,
+                square=here,
+                code=code,
+                target=self.game.square(target),
+                colour=COLOURS[seat].upper(),
             )
             rule = "NEL-6"
         else:
-            reason = (
-                f"troop {label} on {here} cannot destroy {self.game.square(target)}: "
-                "that piece is already gone"
+            reason = Reason(
+                "destroy_gone",
+                N_("troop {troop} on {square} cannot destroy {target}: that piece is already gone"),
+                troop=label,
+                square=here,
+                target=self.game.square(target),
             )
             rule = "NEL-6"
         raise IllegalMoveError(token, reason, rule=rule, valid=valid)
@@ -847,13 +970,15 @@ class NelaxtamState(State):
 
 def _placement(action: Action) -> Placement:
     if not isinstance(action, Placement):
-        raise IllegalMoveError(repr(action), "the invasion takes placements", rule="NEL-16")
+        reason = Reason("invasion_placements", N_("the invasion takes placements"))
+        raise IllegalMoveError(repr(action), reason, rule="NEL-16")
     return action
 
 
 def _orders(action: Action) -> Orders:
     if not isinstance(action, Orders):
-        raise IllegalMoveError(repr(action), "an action turn takes troop orders", rule="NEL-17")
+        reason = Reason("action_turn_orders", N_("an action turn takes troop orders"))
+        raise IllegalMoveError(repr(action), reason, rule="NEL-17")
     return action
 
 

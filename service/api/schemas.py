@@ -636,6 +636,11 @@ class ErrorDetail(Response):
     rules: list[RuleLink] = Field(
         default=[], description="each rule the message cites, linked to its rules page"
     )
+    reason: str | None = Field(
+        default=None,
+        description="when the game engine refused: its stable code for why, the same in every"
+        " language, e.g. no_stone_on",
+    )
 
 
 class Error(Response):

@@ -18,10 +18,12 @@ from engine import (
     Option,
     OptionError,
     Outcome,
+    Reason,
     Resolution,
     State,
     Termination,
 )
+from engine.errors import N_
 
 
 class Duel(Game):
@@ -63,7 +65,8 @@ class DuelState(State):
 
     def parse(self, seat: int, text: str) -> int:
         if text.strip() not in {"1", "2", "3"}:
-            raise NotationError(text, "name a number", valid=["1", "2", "3"])
+            reason = Reason("name_a_number", N_("name a number"))
+            raise NotationError(text, reason, valid=["1", "2", "3"])
         return int(text)
 
     def format(self, action: int) -> str:

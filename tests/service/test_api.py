@@ -82,6 +82,7 @@ def test_engine_errors_come_back_verbatim_as_4xx(alice: Client, bob: Client) -> 
         "error": {
             "code": "cannot_read",
             "message": "cannot read 'x': name a number. Valid here: 1, 2, 3",
+            "reason": "name_a_number",
         }
     }
 
