@@ -5,18 +5,18 @@ section with what only the operator may carry: the players' addresses, each seat
 the sealed orders of the open turn and, for dice, the secret seed (so the file of a running
 game is as secret as the database it came from).
 
-An import trusts nothing in the file: the moves and rolls are replayed through the engine
-from the start position, every turn's recorded position must be what the replay gives, the
-dice must match the published commitment and, with the seed, ``pbem dice verify``; the first
-thing that does not fit refuses the whole record, naming the step or turn and why. The game
-keeps its id where that id is free (dice derive from it: a dice game whose id is taken is
-refused); players are found by address or created. League membership and ratings are not
-carried.
+An import trusts nothing in the file: the moves and rolls are replayed from the start
+position by the functions live play steps with (``games.stepping``), every turn's recorded
+position must be what the replay gives, the dice must match the published commitment and,
+with the seed, ``pbem dice verify``; the first thing that does not fit refuses the whole
+record, naming the step or turn and why. The game keeps its id where that id is free (dice
+derive from it: a dice game whose id is taken is refused); players are found by address or
+created. League membership and ratings are not carried.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -25,9 +25,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from engine import EngineError, State
+from engine import EngineError, Event, State
 from service import chain, clock, games, players, sequences
 from service.errors import BadRequest, Conflict, Forbidden
+from service.games import stepping
 from service.models import Game, Order, OrderStatus, Player, Seat, Step, utcnow
 
 FORMAT = "pbem-export-1"
@@ -107,7 +108,9 @@ def _read(data: Any) -> tuple[engine.Game, dict[str, Any], list[dict[str, Any]]]
 
 
 def replay(rules: engine.Game, data: Mapping[str, Any]) -> Replay:
-    """Every step through the engine, the way ``games`` applied them."""
+    """Every step through the engine, by the functions live play steps with
+    (``games.stepping``): a move, or every seat's sealed orders then their resolution, then the
+    dice due."""
     start = data.get("start_position")
     try:
         state = rules.parse_position(start) if isinstance(start, str) else rules.initial_state()
@@ -127,7 +130,7 @@ def replay(rules: engine.Game, data: Mapping[str, Any]) -> Replay:
         run.step_turns.append(turn)
         return index, steps[index - 1]
 
-    def roll_dice(turn: int) -> None:
+    def advance(turn: int, state: State, told: Sequence[Event]) -> None:
         def recorded(_state: State) -> str | None:
             if index >= len(steps):
                 return None
@@ -137,8 +140,8 @@ def replay(rules: engine.Game, data: Mapping[str, Any]) -> Replay:
             run.rolls += 1
             return str(step.get("outcome"))
 
-        try:  # the dice are applied as live play applies them (games.aggregate.roll_due)
-            run.state, _told = games.roll_due(run.state, recorded)
+        try:
+            run.state, _told = stepping.advance(state, told, recorded)
         except EngineError as error:
             raise _fail(f"step {index}", str(error)) from None
 
@@ -154,13 +157,14 @@ def replay(rules: engine.Game, data: Mapping[str, Any]) -> Replay:
         except EngineError as error:
             raise _fail(f"step {number}", str(error)) from None
 
-    roll_dice(0)
+    advance(0, run.state, ())
     turn = 0
     while not run.state.is_over:
         turn += 1
         run.turn_states.append(run.state)
         if index >= len(steps):
             break
+        stepped: stepping.Played | stepping.Resolved
         try:
             if run.state.simultaneous:
                 sealed = run.state
@@ -168,14 +172,14 @@ def replay(rules: engine.Game, data: Mapping[str, Any]) -> Replay:
                     number, seat, action = move(turn)
                     if seat in sealed.submitted():
                         raise _fail(f"step {number}", f"seat {seat} has orders twice this turn")
-                    sealed = sealed.submit(seat, action)
-                run.state = sealed.resolve().state
+                    sealed = stepping.seal(sealed, seat, action).state
+                stepped = stepping.resolve(sealed)
             else:
                 number, seat, action = move(turn)
-                run.state = run.state.play(seat, action).state
+                stepped = stepping.play(run.state, seat, action)
         except EngineError as error:
             raise _fail(f"turn {turn}", str(error)) from None
-        roll_dice(turn)
+        advance(turn, stepped.state, stepped.told)
     if index < len(steps):
         raise _fail(f"step {index + 1}", "the game was already over; the record goes on")
     return run
@@ -306,7 +310,7 @@ def _store_game(
         for order in pending:
             try:
                 seat = order["seat"]
-                state = state.submit(seat, state.parse(seat, str(order["text"])))
+                state = stepping.seal(state, seat, state.parse(seat, str(order["text"]))).state
             except (EngineError, KeyError, TypeError) as error:
                 raise _fail("export.pending", f"{order!r}: {error}") from None
     seed = section.get("seed")

@@ -2,8 +2,9 @@
 
 ``aggregate.LockedGame`` is a locked game and the only writer of its rows; its methods return
 typed events (``events``), which ``consequences`` hands to the chain, mail, leagues and
-conditional moves. ``queries`` holds the read-only views. The functions here are the public
-API: each loads the aggregate, calls one method and hands off its events.
+conditional moves. ``stepping`` steps the engine state, for live play and for the replay of a
+record (``records.replay``) alike. ``queries`` holds the read-only views. The functions here
+are the public API: each loads the aggregate, calls one method and hands off its events.
 
 Every change locks the game row first (``SELECT ... FOR UPDATE``; SQLite serialises whole
 transactions), re-reads it and checks the turn, so a retried or doubled request or task
@@ -46,7 +47,6 @@ from service.games.aggregate import (
     has_dice,
     lock_row,
     result_text,
-    roll_due,
     seat_of,
     state_of,
 )
@@ -76,6 +76,7 @@ from service.games.queries import (
     text_record,
     to_json,
 )
+from service.games.stepping import roll_due
 from service.models import APPLIED, Game, Player, Seat, utcnow
 
 __all__ = [

@@ -10,7 +10,7 @@ caller hands the events to :mod:`service.games.consequences` once the rows are w
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -18,6 +18,7 @@ from sqlalchemy import Select, func, select, update
 from sqlalchemy.orm import Session, joinedload, with_expression
 
 import engine
+import service.games.stepping as stepping  # not via the package, which imports this module
 from engine import EngineError, Event, Outcome, State
 from service import clock, receipts
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, from_engine
@@ -96,20 +97,6 @@ def current_turn(session: Session, game: Game) -> Turn | None:
 def losing(game: Game, seat: int, reason: str) -> Outcome:
     """The seat loses; with more than two seats the others share first place."""
     return Outcome(tuple(2 if s == seat else 1 for s in range(game.players)), reason)
-
-
-def roll_due(state: State, roll: Callable[[State], str | None]) -> tuple[State, list[Event]]:
-    """Apply chance outcomes while ``state`` waits for one, with what they told: live play
-    draws each from the fair dice, a replayed record (``records.replay``) takes its next chance
-    step; a ``roll`` of None (a record that ends) stops."""
-    told: list[Event] = []
-    while not state.is_over and state.chance_outcomes():
-        outcome = roll(state)
-        if outcome is None:
-            break
-        resolution = state.apply_chance(outcome)
-        state, told = resolution.state, [*told, *resolution.events]
-    return state, told
 
 
 def lock_row(session: Session, game_id: int) -> Game:
@@ -316,11 +303,10 @@ class LockedGame:
         if not state.simultaneous:
             return self.play(seat, player, text, channel, now)
         try:
-            new = state.submit(seat, text)
+            sealed = stepping.seal(state, seat, text)
         except EngineError as error:
             raise from_engine(error) from error
-        game = self.game
-        parsed = new.format(new.orders_of(seat))
+        game, new, parsed = self.game, sealed.state, sealed.text
         self._retire(OrderStatus.REPLACED, [seat])
         salt = secrets.token_hex(16)
         receipt = receipts.receipt(game.id, game.turn, seat, parsed, salt)
@@ -345,10 +331,10 @@ class LockedGame:
         """Apply an alternating move of ``seat`` (``note``: an event told before its own)."""
         state, game = self._active(), self.game
         try:
-            resolution = state.play(seat, text)
-            parsed = state.format(state.parse(seat, text))
+            played = stepping.play(state, seat, text)
         except EngineError as error:
             raise from_engine(error) from error
+        parsed = played.text
         self._order(
             seat, text, parsed, channel, OrderStatus.PLAYED, now, player_id=player.id, sealed=False
         )
@@ -362,15 +348,15 @@ class LockedGame:
             seat_row.bank_seconds = min(
                 left + bank["increment_days"] * 86400, bank["max_days"] * 86400
             )
-        told = (note, *resolution.events) if note is not None else resolution.events
-        return out + self._advance(resolution.state, told, now, ResolvedBy.MOVE)
+        told = (note, *played.told) if note is not None else played.told
+        return out + self._advance(played.state, told, now, ResolvedBy.MOVE)
 
     def withdraw(self, player: Player, seen: Any) -> Events:
         seat = seated(self.game, player)
         state = self.check_turn(seen)
         if not state.simultaneous or state.orders_of(seat) is None:
             raise Conflict("you have no sealed orders in this turn to withdraw", "no_orders")
-        self.state = state.withdraw(seat)
+        self.state = stepping.withdraw(state, seat)
         self.game.state = self.state.to_json()
         self._retire(OrderStatus.WITHDRAWN, [seat])
         self.log("withdrawn", f"{state.game.seat_names[seat]} withdrew their orders", seat)
@@ -437,32 +423,24 @@ class LockedGame:
         sent = {order.seat: order for order in current}  # the newest per seat
         for row in current:
             row.status = OrderStatus.RESOLVED
-        told: list[Event] = []
+        resolved = stepping.resolve(state)
         out: Events = []
-        for seat in state.to_act:
-            action = state.orders_of(seat)
-            order: Order | None = sent.get(seat)
-            if action is None:
-                action = state.default_action(seat)
-                parsed = state.format(action)
+        for revealed in resolved.orders:
+            seat, text = revealed.seat, revealed.text
+            order: Order | None = None if revealed.default else sent.get(seat)
+            if revealed.default:
                 self._order(
-                    seat, parsed, parsed, "deadline", OrderStatus.DEFAULT, now,
+                    seat, text, text, "deadline", OrderStatus.DEFAULT, now,
                     player_id=None, sealed=True,
                 )  # fmt: skip
-                name = state.game.seat_names[seat]
-                told.append(
-                    Event(f"{name} sent no orders and got the default: {parsed}", "default", seat)
-                )
-                order = None
-            text = state.format(action)
             self._step("move", seat, text)
             salt, receipt = (order.receipt_salt, order.receipt) if order else (None, None)
             out.append(OrdersRevealed(game.turn, seat, text, salt, receipt))
-        resolution = state.resolve()
         by = ResolvedBy.DEADLINE if missing else ResolvedBy.ORDERS
-        return out + self._advance(resolution.state, [*told, *resolution.events], now, by)
+        return out + self._advance(resolved.state, resolved.told, now, by)
 
-    def _roll_dice(self, state: State, told: list[Event], out: Events) -> tuple[State, list[Event]]:
+    def _fair_roll(self, out: Events) -> stepping.Roll:
+        """Live play's dice: each roll drawn from the seed, stepped and told in ``out``."""
         game = self.game
 
         def fair_roll(state: State) -> str:
@@ -477,15 +455,14 @@ class LockedGame:
             self._step("chance", None, outcome)
             return outcome
 
-        state, rolled = roll_due(state, fair_roll)
-        return state, [*told, *rolled]
+        return fair_roll
 
     def _advance(
         self, state: State, events: Sequence[Event], now: datetime, by: ResolvedBy
     ) -> Events:
         """After a step: roll any dice due, close this turn, then finish or open the next."""
         game, out = self.game, list[GameEvent]()
-        state, told = self._roll_dice(state, list(events), out)
+        state, told = stepping.advance(state, events, self._fair_roll(out))
         if self.turn is not None:
             self.turn.resolved_at, self.turn.resolved_by = now, by
             self.turn.events = [event.to_json() for event in told]

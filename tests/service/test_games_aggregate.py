@@ -5,13 +5,16 @@ leagues and conditional moves follow from ``service.games.consequences.hand_off`
 from __future__ import annotations
 
 import ast
+import random
 from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+import engine
 from service import db, games, players, records
 from service.games.aggregate import LockedGame
 from service.games.events import (
@@ -231,3 +234,85 @@ def games_of(database: db.Database, name: str, a: int, b: int) -> int:
     with database.transaction() as session:
         game = games.create(session, session.get_one(Player, a), {"game": name, "seats": [a, b]})
         return game.id
+
+
+STEPPING = {"play", "submit", "resolve", "withdraw", "apply_chance", "default_action"}
+"""The engine's stepping methods: only ``service/games/stepping.py`` calls them for the game
+(live play and the replay of a record step through it)."""
+
+
+def test_live_play_and_the_replay_of_a_record_step_only_through_stepping() -> None:
+    """``LockedGame`` and ``records.replay`` call no engine stepping method themselves: a
+    change to how a turn is stepped is made once, in ``games.stepping``."""
+    found = []
+    for path in (ROOT / "service/games/aggregate.py", ROOT / "service/records.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            receiver = node.func.value
+            ours = isinstance(receiver, ast.Name) and receiver.id in ("stepping", "self")
+            if node.func.attr in STEPPING and not ours:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} .{node.func.attr}(")
+    assert found == []
+
+
+FIVE = [
+    ("epaminondas", {"board": "8x8"}),
+    ("anti-grid", {"board": "small"}),
+    ("elasta", {}),
+    ("nelaxtam", {"size": "8"}),
+    ("elemento", {}),
+]
+
+
+def play_randomly(database: db.Database, game_id: int, seats: list[int], turns: int) -> None:
+    """Random legal moves through ``games.submit``, every seat that owes one in each turn but
+    in the third of a sealed game, whose deadline passes with the second seat's missing."""
+    rng = random.Random(f"replay-{game_id}")
+    for number in range(turns):
+        with database.transaction() as session:
+            game = games.get(session, game_id)
+            if game.status != GameStatus.ACTIVE:
+                return
+            state, turn = games.state_of(game), game.turn
+            owing = [s for s in state.to_act if not (state.simultaneous and number == 2 and s)]
+            texts = {s: state.format(state.random_action(s, rng)) for s in owing}
+        for seat, text in texts.items():
+            with database.transaction() as session:
+                player = session.get_one(Player, seats[seat])
+                games.submit(session, game_id, player, turn, text)
+        if len(owing) < len(state.to_act):
+            with database.transaction() as session:
+                assert games.resolve_turn(session, game_id, turn, utcnow() + timedelta(days=90))
+
+
+@pytest.mark.parametrize(("name", "options"), FIVE, ids=[name for name, _ in FIVE])
+def test_the_verifier_replays_a_live_game_to_the_same_states_turn_by_turn(
+    database: db.Database, name: str, options: dict[str, str]
+) -> None:
+    """Play a game live, export it and replay the record as the verifier and the import do:
+    each turn opens at the state live play stored for it, the steps fall in the same turns and
+    the replay ends at the game's state."""
+    a, b = two_players(database)
+    with database.transaction() as session:
+        data = {"game": name, "options": options, "seats": [a, b]}
+        game_id = games.create(session, session.get_one(Player, a), data).id
+    play_randomly(database, game_id, [a, b], 12)
+    with database.transaction() as session:
+        record = records.export(session, game_id)
+        game = games.get(session, game_id)
+        turns = session.scalars(select(Turn).where(Turn.game_id == game_id).order_by(Turn.number))
+        live = [turn.state for turn in turns]
+        steps = session.scalars(select(Step).where(Step.game_id == game_id).order_by(Step.number))
+        step_turns = [step.turn for step in steps]
+        final = game.state
+    rules = engine.new_game(record["game"], record["options"], record["players"])
+    run = records.replay(rules, record)
+    assert len(live) >= 6
+    assert [state.to_json() for state in run.turn_states] == live
+    assert run.step_turns == step_turns
+    assert run.state.to_json() == final
+    assert run.rolls == sum(step["kind"] == "chance" for step in record["steps"])
+    assert run.rolls > 0 if name == "elemento" else run.rolls == 0
+    defaults = [order for order in record["orders"] if order["status"] == OrderStatus.DEFAULT]
+    assert len(defaults) == (1 if rules.initial_state().simultaneous else 0)
