@@ -317,9 +317,7 @@ def _language_patterns() -> dict[str, re.Pattern[str]]:
         whole = {"greetings": GREETINGS[code], "closings": CLOSINGS[code]}
         lines = "|".join(re.escape(p) for table in whole.values() for p in table)
         starts = "|".join(re.escape(p) for p in (*LABELS[code], *LANGUAGE_WORDS[code]))
-        patterns[code] = re.compile(
-            rf"(?:(?:{lines}){_NAME}|(?:{starts})(?!\w).*)", re.I | re.S
-        )
+        patterns[code] = re.compile(rf"(?:(?:{lines}){_NAME}|(?:{starts})(?!\w).*)", re.I | re.S)
     return patterns
 
 

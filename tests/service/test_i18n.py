@@ -22,12 +22,18 @@ from service.db import Database
 from service.mail import gateway, language
 from service.mail.links import settings_token
 from service.mail.render import ENVIRONMENT as MAIL_ENVIRONMENT
+from service.mail.smtpd import Listener
 from service.models import Player
 from tests.service.conftest import Client
 from tests.service.gateway_kit import inbound, latest, make_game, reply, text_of
+from tests.service.test_gateway_smtp import Sink, answer, sink, wired
+
+__all__ = ["sink", "wired"]  # the SMTP sink and listener fixtures, used by name below
 
 ROOT = Path(__file__).resolve().parents[2]
-CATALOGS = {code: i18n.TRANSLATIONS / code / "LC_MESSAGES" / "messages.po" for code in i18n.LANGUAGES}
+CATALOGS = {
+    code: i18n.TRANSLATIONS / code / "LC_MESSAGES" / "messages.po" for code in i18n.LANGUAGES
+}
 ALICE, BOB = "alice@example.org", "bob@example.org"
 PLACEHOLDER_RE = re.compile(r"%\((\w+)\)[sdifr]|%[sdifr]")
 REFRESH = (
@@ -335,3 +341,20 @@ def test_the_first_replys_language_is_taken_while_none_is_chosen(database: Datab
     assert player_language(database, ALICE) == "fr"
     send(database, ALICE, "Hi Bob,\nmy move: c1-c3\ncheers", game_id)  # not her turn: refused
     assert player_language(database, ALICE) == "fr"
+
+
+@pytest.mark.integration
+def test_through_the_smtp_listener_a_german_reply_gets_a_german_answer(
+    sink: Sink, wired: tuple[Database, Listener]
+) -> None:
+    """Issue 24, through the real gateway: Bob's German reply (his first, so German becomes
+    his language) reaches the SMTP listener; a ``Sprache`` line gets the German answer,
+    delivered over SMTP."""
+    database, listener = wired
+    make_game(database, options={"pile": "7"})
+    answer(sink, listener, ALICE, "take 2", "plain")
+    answer(sink, listener, BOB, "Hallo Alice,\nSprache: Deutsch\nViele Grüße", "latin1")
+    assert player_language(database, BOB) == "de"
+    answered = sink.latest(BOB)
+    assert "Sprache auf Deutsch umgestellt" in text_of(answered)
+    assert "Sprache: Deutsch" in str(answered["Subject"])
