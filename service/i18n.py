@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import io
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import date, datetime
@@ -49,6 +49,7 @@ __all__ = [
     "locale_for",
     "ngettext",
     "translations",
+    "translators",
 ]
 
 LANGUAGES: tuple[str, ...] = ("en", "de", "fr", "es", "it", "nl", "pt", "pl", "ru")
@@ -107,6 +108,14 @@ def ngettext(locale: str, singular: str, plural: str, n: int, **values: Any) -> 
     ``n`` is a placeholder too (``%(num)s``, as in Jinja's ``ngettext``)."""
     text = translations(locale).ungettext(singular, plural, n)
     return text % {"num": n, **values}
+
+
+def translators(locale: str) -> tuple[Callable[[str], str], Callable[[str, str, int], str]]:
+    """``gettext`` and ``ngettext`` of ``locale`` with no placeholder filling: what the
+    engine's errors take to render in a language (``EngineError.render(translate,
+    ntranslate)``: their templates are ``str.format`` ones, ``{name}``, filled by the engine)."""
+    catalog = translations(locale)
+    return catalog.ugettext, catalog.ungettext
 
 
 def language_name(code: str, in_language: str | None = None) -> str:

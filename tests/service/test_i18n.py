@@ -35,7 +35,8 @@ CATALOGS = {
     code: i18n.TRANSLATIONS / code / "LC_MESSAGES" / "messages.po" for code in i18n.LANGUAGES
 }
 ALICE, BOB = "alice@example.org", "bob@example.org"
-PLACEHOLDER_RE = re.compile(r"%\((\w+)\)[sdifr]|%[sdifr]")
+PLACEHOLDER_RE = re.compile(r"%\((\w+)\)[sdifr]|%[sdifr]|\{\w*(?:![rsa])?\}")
+"""Python-format and Jinja's ``%(name)s``, and the engine's ``str.format`` ``{name}``."""
 REFRESH = (
     "pybabel extract -F babel.cfg --sort-by-file -w 100 -o service/translations/messages.pot . "
     "&& pybabel update -i service/translations/messages.pot -d service/translations "
@@ -110,6 +111,15 @@ def test_a_catalog_is_compiled_in_memory_and_english_translates_nothing() -> Non
 
 
 # -- locale-aware text, dates and numbers -----------------------------------------------------
+
+
+def test_translators_render_in_a_locale_for_the_engines_errors() -> None:
+    """``EngineError.render(translate, ntranslate)`` takes these: a msgid not in a catalog
+    stays English, in the right English plural form."""
+    translate, ntranslate = i18n.translators("de")
+    assert translate(language.HEADLINE) == "Sprache: %(language)s"
+    assert translate("{label} {text!r}: {reason}") == "{label} {text!r}: {reason}"
+    assert ntranslate("{n} stone", "{n} stones", 2) == "{n} stones"
 
 
 def test_dates_times_and_numbers_follow_the_locale_and_the_players_zone() -> None:
