@@ -8,10 +8,10 @@ import logging
 from datetime import timedelta
 from typing import Any
 
-from flask import Flask, current_app, jsonify
+from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from service import db
+from service import db, i18n
 from service.config import Settings
 from service.errors import ServiceError
 
@@ -60,6 +60,13 @@ def _sessions(app: Flask, settings: Settings) -> None:
     )
 
 
+def _page_locale() -> dict[str, str]:
+    """The locale of a page whose view names none: the browser's (``Accept-Language``)
+    among the supported ones, else English. A view that knows its reader passes ``locale``
+    (``web.page_locale``), which wins over this."""
+    return {"locale": i18n.best_of(request.accept_languages) or i18n.DEFAULT}
+
+
 def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = None) -> Flask:
     from service import play, rules, web
     from service.api import leagues, ops, v1
@@ -74,6 +81,8 @@ def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = 
     app.json.sort_keys = False  # type: ignore[attr-defined]
     _sessions(app, database.settings)
     app.extensions["pbem.database"] = database
+    i18n.install(app.jinja_env)
+    app.context_processor(_page_locale)
     app.register_blueprint(v1.blueprint)
     app.register_blueprint(webhook.blueprint)
     app.register_blueprint(leagues.blueprint)

@@ -113,6 +113,9 @@ class Player(Base):
     own_copy: Mapped[str] = mapped_column(String(8), default="short", server_default="short")
     board_flip: Mapped[bool] = mapped_column(default=True, server_default=true())
     board_text: Mapped[str] = mapped_column(String(8), default="grid", server_default="grid")
+    language: Mapped[str | None] = mapped_column(String(8), default=None)
+    """The language the player reads (``service.i18n.LANGUAGES``); None: not chosen yet (the
+    first reply whose language shows sets it, ``gateway``; pages follow the browser)."""
     vacation_days_per_year: Mapped[float] = mapped_column(Float, default=21.0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     sign_in_spent_until: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")

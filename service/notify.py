@@ -47,7 +47,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from engine import Event, State
-from service import chain, db, receipts, rules
+from service import chain, db, i18n, receipts, rules
 from service.config import Settings
 from service.db import enqueue
 from service.mail import dkim, outbound
@@ -485,6 +485,7 @@ def reader_context(settings: Settings, player: Player | None, address: str) -> d
             "timezone": "UTC",
             "preferences_url": page,
             "unsubscribe_url": page,
+            "locale": i18n.DEFAULT,
         }
     page = f"{settings.public_url}/mail/{settings_token(settings.secret(), player.id)}"
     return {
@@ -492,6 +493,7 @@ def reader_context(settings: Settings, player: Player | None, address: str) -> d
         "timezone": player.time_zone,
         "preferences_url": page,
         "unsubscribe_url": page + "/unsubscribe",
+        "locale": i18n.locale_for(player),  # the templates' {% trans %} and _() (service/i18n.py)
     }
 
 

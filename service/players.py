@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, available_timezones
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session, selectinload
 
-from service import notify
+from service import i18n, notify
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from service.models import (
     BOARD_TEXT,
@@ -109,6 +109,7 @@ def update(session: Session, player: Player, data: Mapping[str, Any]) -> Player:
         "own_copy",
         "board_flip",
         "board_text",
+        "language",
         "forwarded_addresses",
     }
     unknown = sorted(set(data) - allowed)
@@ -176,11 +177,20 @@ def _preferences(player: Player, data: Mapping[str, Any]) -> None:
                 "text part: the position in words and the grid, or the words alone)"
             )
         player.board_text = data["board_text"]
+    if "language" in data:
+        player.language = _language(data["language"])
     if "vacation_days_per_year" in data:
         days = data["vacation_days_per_year"]
         if isinstance(days, bool) or not isinstance(days, int | float) or not 0 <= days <= 366:
             raise BadRequest("vacation_days_per_year must be a number from 0 to 366")
         player.vacation_days_per_year = float(days)
+
+
+def _language(given: Any) -> str:
+    code = i18n.supported(given) if isinstance(given, str) else None
+    if code is None or code != given:
+        raise BadRequest(f"language must be one of {', '.join(i18n.LANGUAGES)}; got {given!r}")
+    return code
 
 
 def _once_each(addresses: list[Any]) -> list[str]:
@@ -221,6 +231,7 @@ def to_json(player: Player, private: bool) -> dict[str, Any]:
             "own_copy": player.own_copy,
             "board_flip": player.board_flip,
             "board_text": player.board_text,
+            "language": player.language,
             "vacation_days_per_year": player.vacation_days_per_year,
             "vacation_days_left": vacation_days_left(player, utcnow()),
             "vacations": [

@@ -24,7 +24,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from service import games, players, reader
+from service import games, i18n, players, reader
 from service.api.schemas import ZONES
 from service.db import Database
 from service.errors import NotFound
@@ -60,6 +60,17 @@ BOARD_TEXT_CHOICES = {
     "words": "the position in words only (best with a screen reader)",
 }
 assert set(BOARD_TEXT_CHOICES) == set(BOARD_TEXT)
+
+
+LANGUAGE_CHOICES = {code: i18n.language_name(code) for code in i18n.LANGUAGES}
+"""The settings page's languages, each by its own name."""
+
+
+def page_locale(player: Player | None) -> str:
+    """The locale of a page for ``player``: the language they chose, else the browser's
+    (``Accept-Language``) among the supported ones, else English."""
+    chosen = i18n.supported(player.language) if player is not None else None
+    return chosen or i18n.best_of(request.accept_languages) or i18n.DEFAULT
 
 
 @functools.cache
@@ -190,7 +201,13 @@ def mail_settings(token: str) -> Any:
         board_text = form.get("board_text", player.board_text)
         typed_zone = form.get("time_zone", player.time_zone)
         zone = zones().get(typed_zone.strip().casefold())
-        chosen = ((choice, CHOICES), (own_copy, OWN_COPY_CHOICES), (board_text, BOARD_TEXT_CHOICES))
+        language = form.get("language", player.language or "")
+        chosen = (
+            (choice, CHOICES),
+            (own_copy, OWN_COPY_CHOICES),
+            (board_text, BOARD_TEXT_CHOICES),
+            *([(language, LANGUAGE_CHOICES)] if "language" in form else []),
+        )
         for value, known in chosen:
             if value not in known:
                 error = f"{value} is not one of the choices below."
@@ -209,6 +226,8 @@ def mail_settings(token: str) -> Any:
             return _settings_page(player, error=error, typed_zone=typed_zone), 400
         player.notify, player.own_copy, player.board_text = choice, own_copy, board_text
         player.time_zone = zone
+        if "language" in form:
+            player.language = language
         if "own_copy" in form:  # the form with the board settings was sent
             player.board_flip = form.get("board_flip") == "on"
         return _settings_page(player, saved=True)
@@ -223,6 +242,9 @@ def _settings_page(
         choices=CHOICES,
         own_copy_choices=OWN_COPY_CHOICES,
         board_text_choices=BOARD_TEXT_CHOICES,
+        language_choices=LANGUAGE_CHOICES,
+        language=page_locale(player),
+        locale=page_locale(player),
         zones=zones().values(),
         typed_zone=player.time_zone if typed_zone is None else typed_zone,
         saved=saved,

@@ -40,6 +40,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 import engine
+from service.i18n import LANGUAGES
 from service.models import BOARD_TEXT, NOTIFY, OWN_COPY, ROLES
 from service.players import EMAIL_PATTERN
 
@@ -281,6 +282,12 @@ class PreferencesIn(Request):
         None,
         description="the board in a mail's text part: the position in words and the ASCII "
         "grid (default), or the words alone (for screen readers)",
+    )
+    language: Literal[LANGUAGES] = Field(
+        None,
+        description="the language we write to you in: en (English), de (Deutsch), fr "
+        "(français), es (español), it (italiano), nl (Nederlands), pt (português), pl (polski), "
+        "ru (русский). Until you choose, your first reply's language is taken",
     )
     forwarded_addresses: Addresses = Field(
         None,
@@ -701,6 +708,7 @@ class Player(Response):
     own_copy: Literal[OWN_COPY] | None = None
     board_flip: bool | None = None
     board_text: Literal[BOARD_TEXT] | None = None
+    language: Literal[LANGUAGES] | None = None
     vacation_days_per_year: float | None = None
     vacation_days_left: float | None = None
     vacations: list[Vacation] | None = None

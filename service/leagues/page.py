@@ -10,6 +10,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined,
 from sqlalchemy.orm import Session
 
 import engine
+from service import i18n
 from service.leagues import leagues
 from service.leagues.mail import FORMAT_NAMES, TIEBREAK_LABELS
 from service.leagues.models import League
@@ -28,6 +29,7 @@ ENVIRONMENT = Environment(
     lstrip_blocks=True,
 )
 ENVIRONMENT.filters["num"] = lambda value: f"{value:g}"
+i18n.install(ENVIRONMENT)
 
 
 def _game_text(game: dict[str, Any]) -> str:

@@ -17,7 +17,9 @@ trailing ``. ! ? , ; :`` are ignored, so ``Resign.``, ``draw?`` and ``Help!`` wo
 1. **A command phrase**, the whole line: ``resign``; ``draw`` (offer a draw, or accept the one
    offered, as ``service.games.draw("offer")`` does); ``accept`` (accept an offer made to you,
    never make one); ``decline``; ``board`` or ``status``; ``help``; ``wait`` (``wait off`` undoes
-   it); ``vacation on`` / ``vacation off``; ``preview <move>``; and a few natural variants
+   it); ``vacation on`` / ``vacation off``; ``preview <move>``; ``language <code>``
+   (``language de``, ``Sprache de``, ``langue fr``...: the language we write to the player in,
+   ``service/i18n.py``; the code or name is checked where it is done); and a few natural variants
    listed in ``_COMMAND_PHRASES`` (``I resign``, ``offer a draw``, ``no draw``...).
 2. **A command word used otherwise** (``resign now``, ``vacation``, ``e2-e4 draw``, ``Hi, I
    resign``): an ``ERROR`` saying how to write that command. No game's notation contains these
@@ -55,7 +57,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from service.mail.phrases import DOUBT_RE, REFUSAL_RE, RESIGN_WORD_RE
+from service.mail.phrases import DOUBT_RE, LANGUAGE_WORDS, REFUSAL_RE, RESIGN_WORD_RE
 
 __all__ = [
     "MAX_LINES",
@@ -93,6 +95,8 @@ class Kind(StrEnum):
     """``argument`` ``on``: do not resolve my sealed turn before the deadline; ``off`` undoes."""
     VACATION = "vacation"
     """``argument`` ``on`` or ``off``."""
+    LANGUAGE = "language"
+    """Write to me in the language ``argument`` names (a code or a name, as typed)."""
     CONFIRM = "confirm"
     """Nothing done: ``argument`` names the command (``resign``) the reply speaks of with
     doubt; the answer asks for it to be sent alone, to confirm it (resigning is deliberate)."""
@@ -172,6 +176,11 @@ _HOW_TO: Mapping[str, str] = {
     "wait": "write 'wait' (or 'wait off') alone on a line",
     "vacation": "write 'vacation on' or 'vacation off' alone on a line",
     "preview": "write 'preview' and then your move, e.g. 'preview a1-a3'",
+    **dict.fromkeys(
+        (word for words in LANGUAGE_WORDS.values() for word in words),
+        "write 'language' and a language code alone on a line, e.g. 'language de' "
+        "(en, de, fr, es, it, nl, pt, pl, ru)",
+    ),
 }
 """The ``ERROR`` note for a line that uses a command word otherwise: how to write it."""
 
@@ -183,6 +192,12 @@ _GREETING_RE = re.compile(
     r"(?P<rest>(?:[ ,]+[^\W\d_][^\s,\d]*){0,3})"
 )
 _PREVIEW_RE = re.compile(r"preview\b\s*:?\s*(?P<move>.*)", re.I | re.S)
+_LANGUAGE_RE = re.compile(
+    rf"(?:{'|'.join(sorted({w for ws in LANGUAGE_WORDS.values() for w in ws}))})"
+    r"\s*[:=]?\s*(?P<code>[^\W\d_][\w-]{1,19})",
+    re.I,
+)
+"""``language de``, ``Sprache: Deutsch``, ``язык ru``: one word after the command's word."""
 
 
 def read_commands(text: str) -> list[Command]:
@@ -226,7 +241,7 @@ def read_command(line: str) -> Command | None:
     preview = _PREVIEW_RE.fullmatch(line.strip())
     if preview and preview["move"].strip():
         return Command(Kind.PREVIEW, preview["move"].strip(), line.strip())
-    return None
+    return _language(line.strip())
 
 
 _CLAUSE_RE = re.compile(r"[^.!?;,]+[.!?;,]*")
@@ -298,6 +313,9 @@ def _read_line(line: str) -> Command:
     preview = _PREVIEW_RE.fullmatch(line)
     if preview and preview["move"].strip():
         return Command(Kind.PREVIEW, preview["move"].strip(), line)
+    language = _language(line)
+    if language is not None:
+        return language
     words = _WORD_RE.findall(normal)
     command_word = next((word for word in words if word in _HOW_TO), None)
     if command_word is not None:
@@ -305,6 +323,11 @@ def _read_line(line: str) -> Command:
     if _GREETING_RE.fullmatch(normal) and not any(char.isdigit() for char in normal):
         return Command(Kind.GREETING, "", line)
     return Command(Kind.MOVE, line, line)
+
+
+def _language(line: str) -> Command | None:
+    found = _LANGUAGE_RE.fullmatch(_normal(line))
+    return Command(Kind.LANGUAGE, found["code"], line) if found else None
 
 
 def _joined_move(lines: list[str], *, cut_short: bool) -> Command:

@@ -55,7 +55,7 @@ from service import conditional, games, notify, players
 from service.config import Settings
 from service.db import Database, enqueue, is_conflict
 from service.errors import ServiceError
-from service.mail import authentication, confirmation, header_lines
+from service.mail import authentication, confirmation, header_lines, language
 from service.mail.addresses import (
     AddressError,
     ConfirmToken,
@@ -685,6 +685,7 @@ class _Handling:
     def _commands(self, player: Player, game: Game, token: ReplyToken) -> tuple[str, str]:
         # Conditional lines (``if X then Y``) are taken out first: their notation is no move.
         typed, conditional_lines = take_conditionals(self.reply.text)
+        language.default_from_reply(player, "\n".join((self.reply.text, *self.reply.signature)))
         judge = games.action_reader(self.session, game.id, player)
         reading = read_reply(typed, judge, self.reply.signature, judge.legal)
         self.ignored = reading.ignored
@@ -809,6 +810,9 @@ class _Handling:
             ends = players.start_vacation(session, player, now)
             text = f"on vacation until {ends:%Y-%m-%d %H:%M} UTC"
             return _Done(command, True, text, headline=text.capitalize())
+        if kind is Kind.LANGUAGE:
+            text, headline = language.choose(player, command.argument, self.reply.text)
+            return _Done(command, True, text, headline=headline)
         if kind is Kind.BOARD:
             return _Done(command, True, "the board is below", headline="The board")
         if kind is Kind.HELP:

@@ -290,3 +290,53 @@ def is_footer(line: str) -> bool:
     if not any(char.isdigit() for char in line) and len(line) <= 60:
         return False
     return bool(FOOTER_RE.search(line) or POSTCODE_RE.search(line))
+
+
+# -- which language a reply is written in (issue 24) --------------------------------------------
+
+LANGUAGE_WORDS: Mapping[str, tuple[str, ...]] = {
+    "en": ("language",),
+    "de": ("sprache",),
+    "fr": ("langue",),
+    "es": ("idioma",),
+    "it": ("lingua",),
+    "nl": ("taal",),
+    "pt": ("idioma", "língua"),
+    "pl": ("język", "jezyk"),
+    "ru": ("язык",),
+}
+"""The word of the ``language de`` command in each language (``commands.py``)."""
+
+READ_LANGUAGES = ("en", "de", "fr", "es", "it", "nl", "pt", "pl", "ru")
+"""The languages of these tables that the service also writes in (``service.i18n``)."""
+
+
+def _language_patterns() -> dict[str, re.Pattern[str]]:
+    patterns = {}
+    for code in READ_LANGUAGES:
+        whole = {"greetings": GREETINGS[code], "closings": CLOSINGS[code]}
+        lines = "|".join(re.escape(p) for table in whole.values() for p in table)
+        starts = "|".join(re.escape(p) for p in (*LABELS[code], *LANGUAGE_WORDS[code]))
+        patterns[code] = re.compile(rf"(?:(?:{lines}){_NAME}|(?:{starts})(?!\w).*)", re.I | re.S)
+    return patterns
+
+
+_LANGUAGE_LINE_RE = _language_patterns()
+
+
+def language_of(text: str) -> str | None:
+    """The language a reply is written in, from the lines these tables know (greetings,
+    sign-offs, labels, the ``language`` command's word), or None when none shows or two
+    languages show equally ("Hallo" alone is German or Dutch; "Hallo ... Groeten" is Dutch).
+    A move alone shows no language."""
+    votes = dict.fromkeys(READ_LANGUAGES, 0)
+    for line in text.splitlines():
+        words = trimmed(line)
+        if not words:
+            continue
+        for code, pattern in _LANGUAGE_LINE_RE.items():
+            if pattern.fullmatch(words):
+                votes[code] += 1
+    best = max(votes.values())
+    leaders = [code for code, count in votes.items() if count == best]
+    return leaders[0] if best and len(leaders) == 1 else None

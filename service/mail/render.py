@@ -101,7 +101,7 @@ from zoneinfo import ZoneInfo
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from service import rules
+from service import i18n, rules
 from service.mail.extract import REPLY_MARKER
 from service.mail.words import position_in_words
 from service.wording import options_in_words
@@ -814,6 +814,7 @@ def _environment() -> Environment:
         link_rules=link_rules,
     )
     environment.tests.update(awaits_viewer=awaits_viewer)
+    i18n.install(environment)  # {% trans %} and _() in the reader's ``locale`` (reader_context)
     environment.globals.update(
         COMMANDS=COMMANDS,
         DIGEST_BOARDS=DIGEST_BOARDS,

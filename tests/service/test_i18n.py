@@ -1,0 +1,370 @@
+"""Languages (issue 24, the foundation): the catalogs, text, dates and numbers in a locale,
+templates rendered in the reader's locale, and the ``language`` preference by API, on the
+settings page and by mail (through the gateway), defaulting to the first reply's language
+or, on pages, the browser's."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from babel.messages import pofile
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.plurals import get_plural
+from flask import Flask
+from sqlalchemy import select
+
+from service import i18n
+from service.db import Database
+from service.mail import gateway, language
+from service.mail.links import settings_token
+from service.mail.render import ENVIRONMENT as MAIL_ENVIRONMENT
+from service.mail.smtpd import Listener
+from service.models import Player
+from tests.service.conftest import Client
+from tests.service.gateway_kit import inbound, latest, make_game, reply, text_of
+from tests.service.test_gateway_smtp import Sink, answer, sink, wired
+
+__all__ = ["sink", "wired"]  # the SMTP sink and listener fixtures, used by name below
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOGS = {
+    code: i18n.TRANSLATIONS / code / "LC_MESSAGES" / "messages.po" for code in i18n.LANGUAGES
+}
+ALICE, BOB = "alice@example.org", "bob@example.org"
+PLACEHOLDER_RE = re.compile(r"%\((\w+)\)[sdifr]|%[sdifr]|\{\w*(?:![rsa])?\}")
+"""Python-format and Jinja's ``%(name)s``, and the engine's ``str.format`` ``{name}``."""
+REFRESH = (
+    "pybabel extract -F babel.cfg --sort-by-file -w 100 -o service/translations/messages.pot . "
+    "&& pybabel update -i service/translations/messages.pot -d service/translations "
+    "--no-fuzzy-matching --ignore-obsolete -w 100"
+)
+
+
+def read_catalog(path: Path, locale: str | None = None) -> pofile.Catalog:
+    with path.open("rb") as source:
+        return pofile.read_po(source, locale=locale)
+
+
+def placeholders(text: str) -> set[str]:
+    return {match.group(0) for match in PLACEHOLDER_RE.finditer(text)}
+
+
+# -- the catalogs -------------------------------------------------------------------------
+
+
+def test_nine_languages_are_supported_and_each_has_a_catalog() -> None:
+    """Issue 24: en, de, fr, es, it, nl, pt, pl, ru, the languages the reader understands."""
+    assert i18n.LANGUAGES == ("en", "de", "fr", "es", "it", "nl", "pt", "pl", "ru")
+    for code, path in CATALOGS.items():
+        assert path.exists(), f"no catalog for {code}: {path}"
+
+
+@pytest.mark.parametrize("code", i18n.LANGUAGES)
+def test_every_catalog_parses_is_complete_and_its_placeholders_agree(code: str) -> None:
+    """Issue 24's catalog check: every .po parses, has every message of the template, no
+    fuzzy or empty entry, the locale's plural rule, and each msgstr the placeholders of its
+    msgid (python-format and Jinja's ``%(name)s``)."""
+    catalog = read_catalog(CATALOGS[code], code)
+    template = read_catalog(i18n.TRANSLATIONS / "messages.pot")
+    wanted = {message.id for message in template if message.id}
+    assert {message.id for message in catalog if message.id} == wanted, f"update: {REFRESH}"
+    assert catalog.plural_forms == get_plural(code).plural_forms
+    for message in catalog:
+        if not message.id:
+            continue
+        assert not message.fuzzy, f"{code}: fuzzy entry {message.id!r}"
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(strings), f"{code}: no translation of {message.id!r}"
+        expected = set().union(*(placeholders(text) for text in ids))
+        for text in strings:
+            assert placeholders(text) == expected, f"{code}: {text!r} for {message.id!r}"
+    assert not list(catalog.check()), f"{code}: {list(catalog.check())}"
+
+
+def test_the_template_is_up_to_date_with_the_code() -> None:
+    """What ``pybabel extract -F babel.cfg`` finds in the code and templates is what
+    ``messages.pot`` holds (refresh it with the README's commands, ``REFRESH`` here)."""
+    with (ROOT / "babel.cfg").open() as config:
+        method_map, options_map = parse_mapping_cfg(config)
+    found = {
+        message[2] if isinstance(message[2], str) else message[2][0]
+        for message in extract_from_dir(str(ROOT), method_map, options_map)
+    }
+    template = read_catalog(i18n.TRANSLATIONS / "messages.pot")
+    assert found == {message.id for message in template if message.id}, f"refresh: {REFRESH}"
+
+
+def test_a_catalog_is_compiled_in_memory_and_english_translates_nothing() -> None:
+    """No .mo is committed: the .po is compiled at first use (editable installs run no
+    build step), once per process."""
+    german = i18n.translations("de")
+    assert german is i18n.translations("de")
+    assert german.ugettext(language.HEADLINE) == "Sprache: %(language)s"
+    assert i18n.gettext("en", language.HEADLINE, language="English") == "Language: English"
+    assert i18n.gettext("xx", language.HEADLINE, language="?") == "Language: ?"
+    assert i18n.gettext("de-AT", language.HEADLINE, language="Deutsch") == "Sprache: Deutsch"
+
+
+# -- locale-aware text, dates and numbers -----------------------------------------------------
+
+
+def test_translators_render_in_a_locale_for_the_engines_errors() -> None:
+    """``EngineError.render(translate, ntranslate)`` takes these: a msgid not in a catalog
+    stays English, in the right English plural form."""
+    translate, ntranslate = i18n.translators("de")
+    assert translate(language.HEADLINE) == "Sprache: %(language)s"
+    assert translate("{label} {text!r}: {reason}") == "{label} {text!r}: {reason}"
+    assert ntranslate("{n} stone", "{n} stones", 2) == "{n} stones"
+
+
+def test_dates_times_and_numbers_follow_the_locale_and_the_players_zone() -> None:
+    moment = datetime(2026, 11, 26, 6, 30)  # naive: UTC, as stored
+    assert i18n.format_datetime(moment, "de", "Europe/Berlin") == "26.11.2026, 07:30:00"
+    assert i18n.format_datetime(moment, "en", "UTC").startswith("Nov 26, 2026")
+    assert i18n.format_date(moment.date(), "fr") == "26 nov. 2026"
+    assert i18n.format_decimal(1234.5, "de") == "1.234,5"
+    assert i18n.format_decimal(1234.5, "en") == "1,234.5"
+    assert i18n.format_decimal(1234.5, "ru") == "1\xa0234,5"
+
+
+def test_plural_forms_follow_the_locale() -> None:
+    """With no translation, English's two forms; each catalog states its own rule."""
+    assert i18n.ngettext("en", "%(num)s move", "%(num)s moves", 1) == "1 move"
+    assert i18n.ngettext("pl", "%(num)s move", "%(num)s moves", 5) == "5 moves"
+    assert "nplurals=3" in read_catalog(CATALOGS["pl"], "pl").plural_forms
+    assert "nplurals=3" in read_catalog(CATALOGS["ru"], "ru").plural_forms
+
+
+def test_language_codes_and_names_are_read() -> None:
+    assert i18n.language_code("de") == i18n.language_code("DE-at") == "de"
+    assert i18n.language_code("Deutsch") == i18n.language_code("german") == "de"
+    assert i18n.language_code("русский") == "ru"
+    assert i18n.language_code("klingon") is None
+    assert i18n.language_name("pl") == "polski"
+
+
+def test_locale_for_is_the_players_language_else_english() -> None:
+    assert i18n.locale_for(Player(name="Jörg", language="de")) == "de"
+    assert i18n.locale_for(Player(name="Ann", language=None)) == "en"
+    assert i18n.locale_for(None) == "en"
+
+
+# -- templates in the reader's locale ------------------------------------------------------------
+
+
+def test_mail_templates_translate_in_the_readers_locale() -> None:
+    """The mail environment has the i18n extension (new style): the context's ``locale``,
+    else ``in_locale``'s, else English; English is the text as written."""
+    template = MAIL_ENVIRONMENT.from_string(
+        "{% trans language='Deutsch' %}Language: {{ language }}{% endtrans %}"
+        " | {{ _('Language: %(language)s', language=name) }}"
+    )
+    assert template.render(name="English") == "Language: Deutsch | Language: English"
+    assert template.render(name="Deutsch", locale="de") == "Sprache: Deutsch | Sprache: Deutsch"
+    with i18n.in_locale("ru"):
+        assert template.render(name="x").startswith("Язык: Deutsch")
+        assert template.render(name="x", locale="en").startswith("Language: ")
+    assert template.render(name="x").startswith("Language: ")
+
+
+def test_mail_readers_get_their_locale_in_the_render_context(database: Database) -> None:
+    """``notify.reader_context`` names the locale that ``locale_for`` picks."""
+    from service.notify import reader_context
+
+    with database.transaction() as session:
+        player = Player(name="Jörg", language="de")
+        assert reader_context(database.settings, player, "j@example.org")["locale"] == "de"
+        player.language = None
+        assert reader_context(database.settings, player, "j@example.org")["locale"] == "en"
+        assert reader_context(database.settings, None, "j@example.org")["locale"] == "en"
+        session.rollback()
+
+
+def test_web_and_league_environments_have_the_extension(app: Flask) -> None:
+    from service.leagues.page import ENVIRONMENT as LEAGUE_ENVIRONMENT
+
+    source = "{{ _('Language: %(language)s', language='Nederlands') }}"
+    assert LEAGUE_ENVIRONMENT.from_string(source).render(locale="nl") == "Taal: Nederlands"
+    with app.test_request_context(headers={"Accept-Language": "pt-BR,pt;q=0.9,en;q=0.5"}):
+        from flask import render_template_string
+
+        assert render_template_string(source) == "Idioma: Nederlands"
+    with app.test_request_context(headers={"Accept-Language": "ja,zh;q=0.8"}):
+        assert render_template_string(source) == "Language: Nederlands"
+
+
+# -- the preference by API --------------------------------------------------------------------
+
+
+def test_the_language_is_set_by_the_api_and_none_until_chosen(alice: Client) -> None:
+    assert alice.ok("GET", "/players/me")["player"]["language"] is None
+    assert alice.ok("PATCH", "/players/me", {"language": "fr"})["player"]["language"] == "fr"
+    assert alice.ok("GET", "/players/me")["player"]["language"] == "fr"
+
+
+def test_an_unknown_language_is_a_400_naming_the_valid_codes(alice: Client) -> None:
+    for wrong in ("klingon", "DE", 7):
+        response = alice.request("PATCH", "/players/me", json={"language": wrong})
+        assert response.status_code == 400, response.get_data(as_text=True)
+        message = response.get_json()["error"]["message"]
+        assert "language" in message and "en, de, fr, es, it, nl, pt, pl, ru" in message
+    assert alice.ok("GET", "/players/me")["player"]["language"] is None
+
+
+def test_the_openapi_document_states_the_languages(anonymous: Client) -> None:
+    document = anonymous.ok("GET", "/openapi.json")
+    schemas = document["components"]["schemas"]
+    preferences = next(s for name, s in schemas.items() if name.startswith("PreferencesIn"))
+    field = preferences["properties"]["language"]
+    assert set(field.get("enum") or field["anyOf"][0]["enum"]) == set(i18n.LANGUAGES)
+    assert "language" in field.get("description", "")
+
+
+# -- the settings page ------------------------------------------------------------------------
+
+
+def settings_path(database: Database) -> tuple[str, int]:
+    _game, _alice, bob = make_game(database, game="epaminondas")
+    return f"/mail/{settings_token(database.settings.secret(), bob)}", bob
+
+
+def language_of_player(database: Database, player_id: int) -> str | None:
+    with database.transaction() as session:
+        return session.get_one(Player, player_id).language
+
+
+FORM = {"notify": "each", "own_copy": "short", "board_flip": "on", "board_text": "grid"}
+
+
+def test_the_settings_page_offers_the_browsers_language_until_one_is_chosen(
+    app: Flask, database: Database
+) -> None:
+    """On pages, a player with no language yet is offered the browser's (Accept-Language)."""
+    path, bob = settings_path(database)
+    client = app.test_client()
+    page = client.get(path, headers={"Accept-Language": "de-AT,de;q=0.9,en;q=0.5"})
+    text = page.get_data(as_text=True)
+    assert '<option value="de" lang="de" selected>Deutsch</option>' in text
+    assert "Not chosen yet" in text
+    english = client.get(path, headers={"Accept-Language": "ja"}).get_data(as_text=True)
+    assert '<option value="en" lang="en" selected>English</option>' in english
+    assert language_of_player(database, bob) is None
+
+
+def test_the_language_is_saved_on_the_settings_page(app: Flask, database: Database) -> None:
+    path, bob = settings_path(database)
+    client = app.test_client()
+    saved = client.post(path, data={**FORM, "time_zone": "UTC", "language": "pl"})
+    assert saved.status_code == 200
+    assert '<option value="pl" lang="pl" selected>polski</option>' in saved.get_data(as_text=True)
+    assert language_of_player(database, bob) == "pl"
+    page = client.get(path, headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert 'value="pl" lang="pl" selected' in page and "You chose it" in page
+    refused = client.post(path, data={**FORM, "time_zone": "UTC", "language": "xx"})
+    assert refused.status_code == 400
+    assert language_of_player(database, bob) == "pl"
+    kept = client.post(path, data={**FORM, "time_zone": "UTC"})  # a form without the field
+    assert kept.status_code == 200 and language_of_player(database, bob) == "pl"
+
+
+# -- by mail, through the gateway ---------------------------------------------------------------
+
+
+def send(database: Database, who: str, typed: str, game_id: int, shape: str = "plain") -> str:
+    raw = reply(latest(database, who, game_id), who, typed, shape=shape)
+    return inbound(database, gateway.receive(database, raw, "inject").id).status
+
+
+def player_language(database: Database, address: str) -> str | None:
+    with database.transaction() as session:
+        player = session.scalar(select(Player).where(Player.emails.any(address=address)))
+        assert player is not None
+        return player.language
+
+
+def test_a_german_players_language_de_gets_a_german_confirmation(database: Database) -> None:
+    """Issue 24: ``Sprache de`` by mail sets the language, and the answer says so in German."""
+    game_id, _, _ = make_game(database, game="epaminondas")
+    assert send(database, BOB, "Sprache de", game_id) == "processed"
+    assert player_language(database, BOB) == "de"
+    answer = latest(database, BOB, game_id)
+    assert "Sprache auf Deutsch umgestellt; ab jetzt schreiben wir dir in dieser Sprache" in (
+        text_of(answer)
+    )
+    assert "Sprache: Deutsch" in str(answer["Subject"])
+
+
+@pytest.mark.parametrize(
+    ("typed", "code", "said"),
+    [
+        ("language fr", "fr", "nous vous écrivons en français"),
+        ("idioma español", "es", "te escribimos en español"),
+        ("lingua it", "it", "ti scriviamo in italiano"),
+        ("taal nl", "nl", "schrijven we je in het Nederlands"),
+        ("língua pt", "pt", "escrevemos para você em português"),
+        ("język pl", "pl", "piszemy do Ciebie w tym języku"),
+        ("язык ru", "ru", "мы пишем вам на этом языке"),
+        ("Language: EN", "en", "from now on we write to you in this language"),
+    ],
+)
+def test_each_language_is_confirmed_in_itself(
+    database: Database, typed: str, code: str, said: str
+) -> None:
+    game_id, _, _ = make_game(database, game="epaminondas")
+    assert send(database, BOB, typed, game_id) == "processed"
+    assert player_language(database, BOB) == code
+    assert said in text_of(latest(database, BOB, game_id))
+
+
+def test_an_unknown_language_by_mail_is_answered_with_the_valid_list(database: Database) -> None:
+    """Nothing changes; the answer lists the codes, in the language of the reply when the
+    player has none yet."""
+    game_id, _, _ = make_game(database, game="epaminondas")
+    assert send(database, BOB, "Hallo,\nSprache klingonisch\nViele Grüße", game_id) == "rejected"
+    text = text_of(latest(database, BOB, game_id))
+    assert "in „klingonisch“ schreiben wir nicht; wähle eine dieser Sprachen:" in text
+    assert language.choices("de") in " ".join(text.split())
+    assert player_language(database, BOB) == "de"  # the reply's own language, by default
+    game_id, _, _ = make_game(database, game="epaminondas")
+    assert send(database, ALICE, "language xx", game_id) == "rejected"
+    assert "we do not write in 'xx'; choose one of: en (English), de (Deutsch)" in " ".join(
+        text_of(latest(database, ALICE, game_id)).split()
+    )
+
+
+def test_the_first_replys_language_is_taken_while_none_is_chosen(database: Database) -> None:
+    """Defaulting: a move alone shows no language; the first reply that does sets it; a
+    later reply in another language, or a chosen language, is not overridden."""
+    game_id, _, _ = make_game(database, game="epaminondas")
+    assert send(database, ALICE, "a1-a3", game_id) == "processed"
+    assert player_language(database, ALICE) is None
+    assert send(database, BOB, "Hallo Alice,\nMein Zug: a11-a10\nViele Grüße", game_id) == (
+        "processed"
+    )
+    assert player_language(database, BOB) == "de"
+    assert send(database, ALICE, "Bonjour,\nmon coup : b1-b3\nmerci", game_id) == "processed"
+    assert player_language(database, ALICE) == "fr"
+    send(database, ALICE, "Hi Bob,\nmy move: c1-c3\ncheers", game_id)  # not her turn: refused
+    assert player_language(database, ALICE) == "fr"
+
+
+@pytest.mark.integration
+def test_through_the_smtp_listener_a_german_reply_gets_a_german_answer(
+    sink: Sink, wired: tuple[Database, Listener]
+) -> None:
+    """Issue 24, through the real gateway: Bob's German reply (his first, so German becomes
+    his language) reaches the SMTP listener; a ``Sprache`` line gets the German answer,
+    delivered over SMTP."""
+    database, listener = wired
+    make_game(database, options={"pile": "7"})
+    answer(sink, listener, ALICE, "take 2", "plain")
+    answer(sink, listener, BOB, "Hallo Alice,\nSprache: Deutsch\nViele Grüße", "latin1")
+    assert player_language(database, BOB) == "de"
+    answered = sink.latest(BOB)
+    assert "Sprache auf Deutsch umgestellt" in text_of(answered)
+    assert "Sprache: Deutsch" in str(answered["Subject"])
