@@ -176,13 +176,16 @@ _HOW_TO: Mapping[str, str] = {
     "wait": "write 'wait' (or 'wait off') alone on a line",
     "vacation": "write 'vacation on' or 'vacation off' alone on a line",
     "preview": "write 'preview' and then your move, e.g. 'preview a1-a3'",
-    **dict.fromkeys(
-        (word for words in LANGUAGE_WORDS.values() for word in words),
-        "write 'language' and a language code alone on a line, e.g. 'language de' "
-        "(en, de, fr, es, it, nl, pt, pl, ru)",
-    ),
 }
 """The ``ERROR`` note for a line that uses a command word otherwise: how to write it."""
+
+_LANGUAGE_WORDS = frozenset(word for words in LANGUAGE_WORDS.values() for word in words)
+_LANGUAGE_HOW_TO = (
+    "write 'language' and a language code alone on a line, e.g. 'language de' "
+    "(en, de, fr, es, it, nl, pt, pl, ru)"
+)
+"""Only a line that is the bare word gets this note: "language" is common in prose ("sorry
+about my language"), and a sentence using it must not stop the move or command beside it."""
 
 _TRAILING_PUNCTUATION = ".!?,;:"
 _WORD_RE = re.compile(r"[^\W\d_]+")
@@ -316,6 +319,8 @@ def _read_line(line: str) -> Command:
     language = _language(line)
     if language is not None:
         return language
+    if normal in _LANGUAGE_WORDS:
+        return Command(Kind.ERROR, "", line, _LANGUAGE_HOW_TO)
     words = _WORD_RE.findall(normal)
     command_word = next((word for word in words if word in _HOW_TO), None)
     if command_word is not None:
