@@ -146,9 +146,10 @@ def extend_deadline(
     aggregate = _active_game(session, game_id)
     game = aggregate.game
     pause = _open_pause(session, game)
-    paused = pause is not None and pause.remaining is not None
-    events = aggregate.extend_deadline(_actor_name(actor), days, why, paused=paused)
-    if pause is not None and pause.remaining is not None:
+    if pause is None or pause.remaining is None:
+        events = aggregate.extend_deadline(_actor_name(actor), days, why, paused=False)
+    else:  # the pause keeps the time that was left: the days go there
+        events = aggregate.extend_deadline(_actor_name(actor), days, why, paused=True)
         pause.remaining += days * 86400
     games.apply(session, aggregate, events, utcnow())
     audit(
