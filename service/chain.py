@@ -183,10 +183,6 @@ def director_data(actor: str, action: str, detail: Any) -> dict[str, Any]:
     return {"actor": actor, "action": action, "detail": detail}
 
 
-def director(session: Session, game: Game, actor: str, action: str, detail: Any) -> None:
-    append(session, game, "director", director_data(actor, action, detail))
-
-
 def head_line(session: Session, game: Game) -> str | None:
     """``chain #N <hash>`` of the newest link, for the mail footer; None before any."""
     head = _head(session, game)

@@ -25,6 +25,8 @@ from service.errors import BadRequest, Conflict, Forbidden, NotFound, from_engin
 from service.games.events import (
     DeadlineChanged,
     DiceRolled,
+    DirectorAct,
+    DirectorActed,
     DrawNews,
     GameEnded,
     GameEvent,
@@ -580,23 +582,34 @@ class LockedGame:
             return self.finish(outcome, now, ResolvedBy.DRAW)
         return [DrawNews(player, seat, f"{verb} a draw", tuple(offers))]
 
-    def correct_result(self, outcome: Outcome, why: str) -> Events:
+    def set_result(self, actor: str, outcome: Outcome, why: str, by: str, now: datetime) -> Events:
+        """A director ends the running game with ``outcome``: the act, then the end."""
+        acted = self._acted(
+            actor, DirectorAct.SET_RESULT, {"result": outcome.to_json(), "reason": why}
+        )
+        return [acted, *self.finish(outcome, now, by)]
+
+    def correct_result(self, actor: str, outcome: Outcome, why: str) -> Events:
         """A director corrects the result of a finished game."""
         before = (self.game.result or {}).get("result")
         self.game.result = outcome.to_json()
         self.log("corrected", f"Result corrected from {before} to {outcome.result}: {why}")
-        return []
+        detail = {"result": self.game.result, "reason": why}
+        return [self._acted(actor, DirectorAct.CORRECT_RESULT, detail)]
 
-    def void(self, result: dict[str, Any], text: str, now: datetime) -> Events:
+    def void(self, actor: str, why: str, now: datetime) -> Events:
         """A director voids the game: it counts for nobody."""
         game, turn = self.game, self.turn
         if turn is not None and turn.resolved_at is None:
             turn.resolved_at, turn.resolved_by = now, ResolvedBy.VOID
         self._retire_all(OrderStatus.VOID)
         game.status, game.finished_at = GameStatus.VOID, game.finished_at or now
-        game.result = result
-        self.log("void", text)
-        return []
+        game.result = {"places": None, "result": "void", "reason": f"voided by the director: {why}"}
+        self.log("void", f"{actor} voided the game: {why}")
+        return [self._acted(actor, DirectorAct.VOID, {"result": game.result})]
+
+    def _acted(self, actor: str, act: DirectorAct, detail: Any) -> DirectorActed:
+        return DirectorActed(self.game.turn, actor, act, detail)
 
     # -- deadlines ---------------------------------------------------------------------
 
@@ -642,13 +655,19 @@ class LockedGame:
         if same_turn and turn and turn.resolved_at is None and turn.deadline is None:
             turn.deadline = None if remaining is None else now + timedelta(seconds=remaining)
 
-    def extend_deadline(self, days: float) -> datetime | None:
-        """Add ``days`` to the open deadline; the new deadline, or None when there is none."""
+    def extend_deadline(self, actor: str, days: float, why: str, *, paused: bool) -> Events:
+        """A director adds ``days`` to the open deadline or, while the game is ``paused``, to
+        the time its pause keeps (which the league adds: nothing of the game changes)."""
         turn = self.turn
-        if turn is None or turn.deadline is None:
-            return None
-        turn.deadline += timedelta(days=days)
-        return turn.deadline
+        if paused:
+            detail = f"+{days:g} days (paused): {why}"
+        elif turn is not None and turn.deadline is not None:
+            turn.deadline += timedelta(days=days)
+            detail = f"{turn.deadline.isoformat()} (+{days:g} days): {why}"
+        else:
+            raise Conflict(f"game {self.game.id} has no deadline to extend", "no_deadline")
+        self.log("deadline", f"{actor} extended the deadline by {days:g} days: {why}")
+        return [self._acted(actor, DirectorAct.DEADLINE, detail)]
 
     def due_now(self, now: datetime) -> int:
         """Make the open sealed turn due now (a director's process-now); its number."""
@@ -658,9 +677,24 @@ class LockedGame:
         turn.deadline = now
         return turn.number
 
-    def replace_seat(self, seat: Seat, substitute: Player, text: str) -> None:
+    def replace_seat(self, actor: str, seat: Seat, substitute: Player, why: str) -> Events:
+        """A director gives ``seat`` to ``substitute`` (who plays in no other seat here)."""
+        old = seat.player.name
         seat.player_id, seat.player, seat.missed = substitute.id, substitute, 0
-        self.log("replaced", text)
+        self.log("replaced", f"{substitute.name} takes over {old}'s seat: {why}")
+        detail = {"seat": seat.seat, "player": substitute.name, "reason": why}
+        return [self._acted(actor, DirectorAct.REPLACE, detail)]
+
+    def paused(self, actor: str, why: str) -> Events:
+        """A director paused the game: its clock was held (:meth:`hold_clock`; the league
+        keeps the time that was left)."""
+        self.log("paused", f"{actor} paused the game: {why}")
+        return [self._acted(actor, DirectorAct.PAUSE, why)]
+
+    def resumed(self, actor: str, why: str) -> Events:
+        """A director resumed the game: its clock was restarted (:meth:`restart_clock`)."""
+        self.log("resumed", f"{actor} resumed the game: {why}")
+        return [self._acted(actor, DirectorAct.RESUME, why)]
 
     # -- reminders ---------------------------------------------------------------------
 

@@ -33,6 +33,7 @@ from service.games import queries
 from service.games.events import (
     DeadlineChanged,
     DiceRolled,
+    DirectorActed,
     DrawNews,
     GameEnded,
     GameEvent,
@@ -95,6 +96,9 @@ def _chain(session: Session, game: Game, events: Sequence[GameEvent]) -> None:
         elif isinstance(event, DeadlineChanged) and event.actor is not None:
             detail = event.deadline.isoformat() if event.deadline else None
             links.append(("director", chain.director_data(event.actor, "deadline", detail)))
+        elif isinstance(event, DirectorActed):
+            data = chain.director_data(event.actor, event.act.value, event.detail)
+            links.append(("director", {"turn": event.turn, **data}))
         elif isinstance(event, GameEnded):
             links.append(
                 (

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
+from typing import Any
 
 from engine import Event, Outcome, State
 from service.models import Player
@@ -106,6 +108,30 @@ class DeadlineChanged:
     owing: tuple[Player, ...] = ()
 
 
+class DirectorAct(StrEnum):
+    """A tournament director's act on one game, as the chain names it (``action``)."""
+
+    PAUSE = "pause"
+    RESUME = "resume"
+    DEADLINE = "deadline"
+    REPLACE = "replace"
+    SET_RESULT = "set_result"
+    CORRECT_RESULT = "correct_result"
+    VOID = "void"
+
+
+@dataclass(frozen=True)
+class DirectorActed:
+    """A director (``actor``, by name) acted on the game in ``turn``; ``detail`` is what the
+    chain records of the act, as it always has: the reason (pause, resume), the new deadline
+    and reason (deadline), the seat, player and reason (replace), or the result given."""
+
+    turn: int
+    actor: str
+    act: DirectorAct
+    detail: Any
+
+
 @dataclass(frozen=True)
 class DrawNews:
     """A draw offer made, accepted (not yet by all), declined or withdrawn."""
@@ -127,5 +153,6 @@ GameEvent = (
     | TurnResolved
     | GameEnded
     | DeadlineChanged
+    | DirectorActed
     | DrawNews
 )

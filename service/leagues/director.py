@@ -19,7 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import Outcome, Termination
-from service import chain, games, notify, players
+from service import games, notify, players
 from service.db import enqueue
 from service.errors import BadRequest, Conflict, Unprocessable
 from service.games import LockedGame
@@ -94,8 +94,7 @@ def pause_game(
     aggregate = _active_game(session, game_id)
     game = aggregate.game
     _pause(session, aggregate, now)
-    aggregate.log("paused", f"{_actor_name(actor)} paused the game: {why}")
-    chain.director(session, game, _actor_name(actor), "pause", why)
+    games.apply(session, aggregate, aggregate.paused(_actor_name(actor), why), now)
     audit(session, actor, "pause_game", why, _league_id(session, game), game.id)
     return game
 
@@ -117,8 +116,7 @@ def resume_game(
     game = aggregate.game
     if not _resume(session, aggregate, now):
         raise Conflict(f"game {game.id} is not paused", "not_paused")
-    aggregate.log("resumed", f"{_actor_name(actor)} resumed the game: {why}")
-    chain.director(session, game, _actor_name(actor), "resume", why)
+    games.apply(session, aggregate, aggregate.resumed(_actor_name(actor), why), now)
     audit(session, actor, "resume_game", why, _league_id(session, game), game.id)
     return game
 
@@ -148,15 +146,12 @@ def extend_deadline(
     aggregate = _active_game(session, game_id)
     game = aggregate.game
     pause = _open_pause(session, game)
-    if pause is not None and pause.remaining is not None:
+    if pause is None or pause.remaining is None:
+        events = aggregate.extend_deadline(_actor_name(actor), days, why, paused=False)
+    else:  # the pause keeps the time that was left: the days go there
+        events = aggregate.extend_deadline(_actor_name(actor), days, why, paused=True)
         pause.remaining += days * 86400
-        detail = f"+{days:g} days (paused): {why}"
-    elif (deadline := aggregate.extend_deadline(days)) is not None:
-        detail = f"{deadline.isoformat()} (+{days:g} days): {why}"
-    else:
-        raise Conflict(f"game {game.id} has no deadline to extend", "no_deadline")
-    chain.director(session, game, _actor_name(actor), "deadline", detail)
-    aggregate.log("deadline", f"{_actor_name(actor)} extended the deadline by {days:g} days: {why}")
+    games.apply(session, aggregate, events, utcnow())
     audit(
         session, actor, "extend_deadline", why, _league_id(session, game), game.id, {"days": days}
     )
@@ -181,10 +176,8 @@ def replace_player(
     substitute = players.get(session, coming)
     if any(s.player_id == substitute.id for s in game.seats):
         raise Conflict(f"{substitute.name} already plays in game {game.id}", "seated")
-    old = seat.player.name
-    aggregate.replace_seat(seat, substitute, f"{substitute.name} takes over {old}'s seat: {why}")
-    told = {"seat": seat.seat, "player": substitute.name, "reason": why}
-    chain.director(session, game, _actor_name(actor), "replace", told)
+    events = aggregate.replace_seat(_actor_name(actor), seat, substitute, why)
+    games.apply(session, aggregate, events, utcnow())
     detail = {"player": leaving, "by": substitute.id, "seat": seat.seat}
     audit(session, actor, "replace_player", why, _league_id(session, game), game.id, detail)
     notify.queue_mail(session, kind="game_started", to=substitute, game=game, context={})
@@ -252,17 +245,15 @@ def set_result(
     if game.status == GameStatus.ACTIVE:
         action = "set the result"
         by = FORFEIT_KINDS[forfeit] if forfeit else ResolvedBy.DIRECTOR
-        told = {"result": outcome.to_json(), "reason": why}
-        chain.director(session, game, _actor_name(actor), "set_result", told)
-        games.finish(session, aggregate, outcome, by, now)
+        events = aggregate.set_result(_actor_name(actor), outcome, why, by, now)
+        games.apply(session, aggregate, events, now)
     elif game.status == GameStatus.FINISHED:
         action = "corrected the result"
         outcome = Outcome(
             tuple(places), f"result corrected by the director: {why}", Termination.ADJUDICATION
         )
-        aggregate.correct_result(outcome, why)
-        corrected = {"result": game.result, "reason": why}
-        chain.director(session, game, _actor_name(actor), "correct_result", corrected)
+        events = aggregate.correct_result(_actor_name(actor), outcome, why)
+        games.apply(session, aggregate, events, now)
         row = session.scalar(select(Pairing).where(Pairing.game_id == game.id))
         if row is not None and row.status == "done":
             leagues.record_result(row, places, forfeit, now)
@@ -290,9 +281,7 @@ def void_game(
     if game.status == GameStatus.VOID:
         raise Conflict(f"game {game.id} is already void", "void")
     was_rated = game.status == GameStatus.FINISHED
-    result = {"places": None, "result": "void", "reason": f"voided by the director: {why}"}
-    aggregate.void(result, f"{_actor_name(actor)} voided the game: {why}", now)
-    chain.director(session, game, _actor_name(actor), "void", {"result": game.result})
+    games.apply(session, aggregate, aggregate.void(_actor_name(actor), why, now), now)
     row = session.scalar(select(Pairing).where(Pairing.game_id == game.id))
     league = session.get(League, row.league_id) if row else None
     if row is not None:

@@ -6,22 +6,27 @@ from __future__ import annotations
 
 import ast
 import random
-from collections.abc import Sequence
-from datetime import timedelta
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 import engine
-from service import db, games, players, records
+from engine import Outcome, Termination
+from service import chain, db, games, players, records
+from service.errors import Conflict
 from service.games.aggregate import LockedGame
 from service.games.events import (
     DeadlineChanged,
     DiceRolled,
+    DirectorActed,
     DrawNews,
     GameEnded,
+    GameEvent,
     Moved,
     OrdersRevealed,
     OrdersSealed,
@@ -43,6 +48,7 @@ from service.models import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+CONSEQUENCES = Path("service/games/consequences.py")
 
 
 def two_players(database: db.Database) -> tuple[int, int]:
@@ -161,6 +167,130 @@ def test_a_directors_deadline_is_a_deadline_changed_event_naming_who_owes(
         assert len(events) == 1 and isinstance(events[0], DeadlineChanged)
         assert events[0].actor == "Dee" and events[0].deadline == when
         assert {p.id for p in events[0].owing} == {a, _b}
+
+
+NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+DEADLINE = datetime(2040, 1, 31, 12, 0, tzinfo=UTC)
+
+
+def director_act(
+    database: db.Database, game_id: int, act: Callable[[LockedGame], Sequence[GameEvent]]
+) -> tuple[list[GameEvent], list[tuple[str, dict[str, Any]]]]:
+    """Run one act on the locked game and hand its events off: the events, and the links the
+    hand-off wrote (the act itself writes none)."""
+    with database.transaction() as session:
+        head = session.scalar(select(func.count()).where(ChainLink.game_id == game_id)) or 0
+        aggregate = LockedGame.load(session, game_id)
+        events = list(act(aggregate))
+        assert session.scalar(select(func.count()).where(ChainLink.game_id == game_id)) == head
+        games.apply(session, aggregate, events, NOW)
+        links = session.scalars(
+            select(ChainLink)
+            .where(ChainLink.game_id == game_id, ChainLink.number >= head)
+            .order_by(ChainLink.number)
+        ).all()
+        return events, [(link.kind, dict(link.data)) for link in links]
+
+
+def test_each_director_act_returns_its_event_and_the_chain_writes_its_one_link(
+    database: db.Database,
+) -> None:
+    """The seven acts of ``service.leagues.director``, each with the link data the chain has
+    always recorded for it (``turn``, ``actor``, ``action``, ``detail``); the exported chain
+    still verifies."""
+    game_id, _a, b = new_game(database, "duel")
+    with database.transaction() as session:
+        c, _ = players.create(session, None, {"name": "Cat", "emails": ["cat@example.org"]})
+        cat = c.id
+    director_act(database, game_id, lambda g: g.set_deadline("Dee", DEADLINE))
+    extended = (DEADLINE + timedelta(days=1.5)).isoformat()
+    result = {"places": [1, 2], "reason": "set: r", "result": "1-0", "termination": "adjudication"}
+    corrected = {**result, "places": [2, 1], "result": "0-1", "reason": "fixed: s"}
+    void = {"places": None, "result": "void", "reason": "voided by the director: v"}
+
+    def replace(game: LockedGame) -> Sequence[GameEvent]:
+        seat = next(s for s in game.game.seats if s.player_id == b)
+        return game.replace_seat("Dee", seat, game.session.get_one(Player, cat), "left")
+
+    def outcome(places: tuple[int, ...], reason: str) -> Outcome:
+        return Outcome(places, reason, Termination.ADJUDICATION)
+
+    acts: list[tuple[Callable[[LockedGame], Sequence[GameEvent]], str, Any]] = [
+        (lambda g: g.paused("Dee", "p"), "pause", "p"),
+        (
+            lambda g: g.extend_deadline("Dee", 2, "e", paused=True),
+            "deadline",
+            "+2 days (paused): e",
+        ),
+        (lambda g: g.resumed("Dee", "q"), "resume", "q"),
+        (
+            lambda g: g.extend_deadline("Dee", 1.5, "e", paused=False),
+            "deadline",
+            f"{extended} (+1.5 days): e",
+        ),
+        (replace, "replace", {"seat": 1, "player": "Cat", "reason": "left"}),
+        (
+            lambda g: g.set_result("Dee", outcome((1, 2), "set: r"), "r", ResolvedBy.DIRECTOR, NOW),
+            "set_result",
+            {"result": result, "reason": "r"},
+        ),
+        (
+            lambda g: g.correct_result("Dee", outcome((2, 1), "fixed: s"), "s"),
+            "correct_result",
+            {"result": corrected, "reason": "s"},
+        ),
+        (lambda g: g.void("Dee", "v", NOW), "void", {"result": void}),
+    ]
+    for act, action, detail in acts:
+        events, links = director_act(database, game_id, act)
+        acted = events[0]
+        assert isinstance(acted, DirectorActed), action
+        assert (acted.turn, acted.actor, acted.act, acted.detail) == (1, "Dee", action, detail)
+        data = {"turn": 1, "actor": "Dee", "action": action, "detail": detail}
+        assert links[0] == ("director", data)
+        assert list(links[0][1]) == ["turn", "actor", "action", "detail"]  # as stored before
+        if action == "set_result":  # the director's act, then the end it gives
+            assert kinds(events) == ["DirectorActed", "GameEnded"]
+            assert [kind for kind, _ in links] == ["director", "end"]
+        else:
+            assert kinds(events) == ["DirectorActed"] and len(links) == 1
+    with database.transaction() as session:
+        report = chain.verify(records.export(session, game_id))
+        assert report.ok, report.summary()
+
+
+def test_no_deadline_to_extend_is_refused_before_anything_is_written(
+    database: db.Database,
+) -> None:
+    game_id, _a, _b = new_game(database, "duel")
+    with database.transaction() as session:
+        aggregate = LockedGame.load(session, game_id)
+        aggregate.hold_clock(NOW)
+        with pytest.raises(Conflict) as refused:
+            aggregate.extend_deadline("Dee", 1, "e", paused=False)
+        assert refused.value.code == "no_deadline"
+
+
+def test_only_the_chain_and_the_hand_off_write_chain_links() -> None:
+    """A director's act, like a move, is an event; ``consequences._chain`` writes its link."""
+    writers = {"director", "append", "append_all"}
+    found = []
+    for path in (ROOT / "service").rglob("*.py"):
+        if path.relative_to(ROOT) in {Path("service/chain.py"), CONSEQUENCES}:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "chain"
+                and node.attr in writers
+            ) or (
+                isinstance(node, ast.ImportFrom)
+                and node.module == "service.chain"
+                and any(alias.name in writers for alias in node.names)
+            ):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []
 
 
 def test_only_the_aggregate_builds_game_rows() -> None:
