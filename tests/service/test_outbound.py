@@ -272,6 +272,37 @@ def test_a_batch_counts_only_the_mail_it_sent_now(database: Database, alice: Cli
     assert all(row.sent_at is not None for row in outbox(database) if row.id in ids)
 
 
+def test_a_row_that_cannot_be_rendered_costs_its_batch_nothing(
+    database: Database, alice: Client, monkeypatch: Any
+) -> None:
+    """Issue 23: rendered together without a savepoint per row, a row whose render fails is
+    left as it was (no subject without a body), the others are rendered and sent, and the
+    failure is kept on the row for its next try."""
+    with database.transaction() as session:
+        player = session.get_one(Player, alice.id)
+        rows = [
+            notify.queue_mail(session, kind="help", to=player, game=None, context={})
+            for _ in range(3)
+        ]
+        ids = [row.id for row in rows if row is not None]
+    with database.transaction() as session:
+        for row in session.scalars(select(Outbox).where(Outbox.id.in_(ids))):
+            row.sent_at, row.subject, row.body = None, "", ""
+    envelope = notify._envelope
+
+    def failing(settings: Settings, row: Outbox, *args: Any) -> Any:
+        if row.id == ids[1]:
+            raise RuntimeError("no envelope today")
+        return envelope(settings, row, *args)
+
+    monkeypatch.setattr(notify, "_envelope", failing)
+    assert notify.send_many(database, ids) == 2
+    kept = {row.id: row for row in outbox(database) if row.id in ids}
+    assert (kept[ids[1]].subject, kept[ids[1]].body, kept[ids[1]].sent_at) == ("", "", None)
+    assert "no envelope today" in (kept[ids[1]].last_error or "")
+    assert all(kept[i].sent_at is not None and kept[i].body for i in (ids[0], ids[2]))
+
+
 def test_headers_parsed_once_give_the_bytes_of_a_fresh_parse(monkeypatch: Any) -> None:
     """Issue 23: a header value is parsed once and shared by every message that sets it; the
     stored message is byte for byte what the email package writes parsing each afresh."""
