@@ -29,6 +29,7 @@ import email
 import email.policy
 import functools
 import importlib
+import json
 import logging
 import os
 import re
@@ -43,6 +44,7 @@ from email.utils import parseaddr
 from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 import engine
@@ -57,7 +59,7 @@ from service.mail.links import settings_token
 from service.mail.play_links import play_token
 from service.mail.render import KINDS, duration, render_email, render_subject
 from service.models import Game, Order, Outbox, Player, Turn, utcnow
-from service.reader import drawn_view, forfeit_lines, scene_of
+from service.reader import drawn_view, forfeit_lines, scene_of, seen_by
 from service.tasks import Task
 
 log = logging.getLogger(__name__)
@@ -243,9 +245,12 @@ def _inserted(session: Session, rows: Sequence[Outbox]) -> None:
             enqueue(session, Task.SEND, row.id)
 
 
-def render(session: Session, settings: Settings, row: Outbox) -> Outbox:
+def render(
+    session: Session, settings: Settings, row: Outbox, scenes: Scenes | None = None
+) -> Outbox:
     """Make the mail of a row from what it stores, once: the subject and the MIME message are
-    stored at the first render, so that every later send (a retry) sends the same bytes."""
+    stored at the first render, so that every later send (a retry) sends the same bytes.
+    ``scenes``: what rows rendered together share (:class:`Scenes`)."""
     if row.body:
         return row
     kind = row.kind.removeprefix(HELD)
@@ -253,7 +258,7 @@ def render(session: Session, settings: Settings, row: Outbox) -> Outbox:
     position = row.position or {}  # every row _write makes has its scene
     reader = reader_context(settings, player, row.to_address)
     context = thaw(row.context or {})
-    game, defaults = drawn_values(settings, position["scene"], position["seat"], player)
+    game, defaults = drawn_values(settings, position["scene"], position["seat"], player, scenes)
 
     def values_of(item_kind: str, item_context: Mapping[str, Any]) -> dict[str, Any]:
         return {
@@ -283,8 +288,8 @@ def render(session: Session, settings: Settings, row: Outbox) -> Outbox:
     answering = row.in_reply_to is not None or kind in ANSWERS
     envelope = _envelope(settings, row, kind, player, answering, values)
     attachments = _calendar(settings, kind, row, position.get("status"), values)
-    row.subject = rendered.subject[:200]
-    row.body = outbound.build(envelope, rendered, attachments).as_string()
+    body = outbound.build(envelope, rendered, attachments).as_string()
+    row.subject, row.body = rendered.subject[:200], body  # both or, on a failure, neither
     return row
 
 
@@ -551,12 +556,46 @@ def game_scene(session: Session, settings: Settings, game: Game | None) -> dict[
     return scene
 
 
+class Scenes:
+    """What the rows rendered together (:func:`render_many`) draw their readers' views from,
+    worked out once: each scene thawed and its engine state parsed once, and each seat's view
+    of it once (``reader.seen_by``), however many of the rows show it (issue 23: every seat's
+    mail of an event carries the same scene). A scene is known by its stored JSON, so two
+    rows share only what they would have drawn alike."""
+
+    def __init__(self) -> None:
+        self.scenes: dict[str, tuple[dict[str, Any], State | None]] = {}
+        self.seen: dict[tuple[str, int | None], dict[str, Any]] = {}
+
+    def drawn(
+        self, frozen: Mapping[str, Any], seat: int | None
+    ) -> tuple[dict[str, Any], State | None, dict[str, Any] | None]:
+        """The thawed scene, its state and ``seat``'s view of it (None without a game)."""
+        key = json.dumps(frozen, sort_keys=True)
+        if key not in self.scenes:
+            scene = thaw(frozen)
+            facts = scene.get("view")
+            self.scenes[key] = (scene, engine.state_from_json(facts["state"]) if facts else None)
+        scene, state = self.scenes[key]
+        if state is None:
+            return scene, None, None
+        if (key, seat) not in self.seen:
+            self.seen[key, seat] = seen_by(scene["view"], state, seat)
+        return scene, state, self.seen[key, seat]
+
+
 def drawn_values(
-    settings: Settings, frozen: Mapping[str, Any], seat: int | None, reader: Player | None
+    settings: Settings,
+    frozen: Mapping[str, Any],
+    seat: int | None,
+    reader: Player | None,
+    scenes: Scenes | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The GAME values of ``seat``'s reader (None: a spectator) from a :func:`game_scene`,
-    with their own view (seat, board turned, words or grid), and the kinds' defaults."""
-    scene = thaw(frozen)
+    with their own view (seat, board turned, words or grid), and the kinds' defaults.
+    ``scenes``: the scenes already drawn by the rows rendered with this one."""
+    scenes = scenes or Scenes()
+    scene, state, seen = scenes.drawn(frozen, seat)
     game_id = scene["game_id"]
     if game_id is None:
         return {
@@ -569,7 +608,7 @@ def drawn_values(
     facts = scene["view"]
     flip = reader.board_flip if reader is not None else False
     board_text = reader.board_text if reader is not None else "grid"
-    view = drawn_view(facts, seat, flip, board_text)
+    view = drawn_view(facts, seat, flip, board_text, state, seen)
     view["league"] = scene["league"]
     turn, active = scene["turn"], facts["status"] == "active"
     defaults = {"turn": turn, "deadline": scene["deadline"], "commitment": scene["commitment"]}
@@ -1021,7 +1060,9 @@ RENDER_CHUNK = 20
 def render_many(database: db.Database, outbox_ids: Sequence[int]) -> None:
     """Render the batch's rows not rendered yet, a chunk per transaction (the rows locked,
     their readers loaded in one query), before they are sent one by one. A row that cannot
-    be rendered is left to :func:`send`, which records the failure on it."""
+    be rendered is left to :func:`send`, which records the failure on it. No savepoint per
+    row: rendering a row reads what the chunk loaded and changes the row only at its end
+    (:func:`render`), so a failed one leaves nothing to undo (two statements a mail less)."""
     settings = database.settings
     for start in range(0, len(outbox_ids), RENDER_CHUNK):
         chunk = list(outbox_ids[start : start + RENDER_CHUNK])
@@ -1037,10 +1078,12 @@ def render_many(database: db.Database, outbox_ids: Sequence[int]) -> None:
             readers = {row.player_id for row in rows if row.player_id is not None}
             if readers:
                 session.scalars(select(Player).where(Player.id.in_(readers))).all()
+            scenes = Scenes()
             for row in rows:
                 try:
-                    with session.begin_nested():
-                        render(session, settings, row)
+                    render(session, settings, row, scenes)
+                except SQLAlchemyError:  # the transaction is lost: the chunk's sends try again
+                    raise
                 except Exception:  # send() renders it again and keeps the error on the row
                     log.warning("rendering outbox row %s failed", row.id, exc_info=True)
 

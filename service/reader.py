@@ -59,11 +59,14 @@ def drawn_view(
     flip_wanted: bool,
     board_text: str,
     state: State | None = None,
+    seen: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The view of ``seat`` (None: a spectator's) of a :func:`scene_of`: only what that seat
-    may see (``State.view``: sealed orders of others hidden), turned as the reader likes it."""
+    may see (``State.view``: sealed orders of others hidden), turned as the reader likes it.
+    ``state``: the scene's state, parsed; ``seen``: :func:`seen_by` of the scene and seat, when
+    the caller draws many views of one scene (``notify.render_many``); neither is changed."""
     state = state if state is not None else engine.state_from_json(scene["state"])
-    view = _ended_off_board(state.view(seat).to_json(), scene["result"])
+    view = dict(seen) if seen is not None else seen_by(scene, state, seat)
     flip = should_flip(scene["game"], seat, flip_wanted)
     shown = reader_view(view, flip, scene["last_move"], scene["last_squares"])
     active = scene["status"] == GameStatus.ACTIVE
@@ -74,6 +77,13 @@ def drawn_view(
     shown["warnings"] = _missed_lines(seat, after, missed)
     shown["board_text"] = board_text
     return shown
+
+
+def seen_by(scene: dict[str, Any], state: State, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` of a :func:`scene_of` sees before it is turned and marked for a reader:
+    ``State.view(seat)`` with the service's result of a game ended off the board. Nothing
+    drawn from it edits it below its first level, so many readers' views may share it."""
+    return _ended_off_board(state.view(seat).to_json(), scene["result"])
 
 
 def ended_off_board(view: dict[str, Any], game: Game) -> dict[str, Any]:

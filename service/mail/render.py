@@ -516,11 +516,14 @@ def piece_css(game: str, text: str, style: str) -> str:
     )
 
 
-def cell_name(cell: Mapping[str, Any], grid: Mapping[str, Any]) -> str:
+def cell_name(
+    cell: Mapping[str, Any], grid: Mapping[str, Any], meanings: Mapping[str, str] | None = None
+) -> str:
     """What a screen reader says for a square: ``c3, white stone`` (issue 21, point 10).
 
     The engine's title (``c3: white stone``) when it has one, else the square with the
     legend's meanings of its style and piece; ``, last move`` when the last move changed it.
+    ``meanings``: the grid's :func:`legend_meanings`, when the caller names many squares.
     """
     title = str(cell.get("title") or "")
     square = str(cell["square"])
@@ -529,11 +532,16 @@ def cell_name(cell: Mapping[str, Any], grid: Mapping[str, Any]) -> str:
     elif title:
         name = title if title.startswith(square) else f"{square}, {title}"
     else:
-        meanings = dict((str(key), str(meaning)) for key, meaning in grid.get("legend", ()))
+        meanings = legend_meanings(grid) if meanings is None else meanings
         words = [meanings.get(cell.get("style", ""), ""), meanings.get(cell.get("text", ""), "")]
         words = [word for word in words if word] or ([cell["text"]] if cell.get("text") else [])
         name = ", ".join([square, *words] if words else [square, "empty"])
     return f"{name}, last move" if cell.get("last") else name
+
+
+def legend_meanings(grid: Mapping[str, Any]) -> dict[str, str]:
+    """The legend as a mapping, key to meaning: read once per board, not once per square."""
+    return {str(key): str(meaning) for key, meaning in grid.get("legend", ())}
 
 
 SIDES = ("white-side", "black-side")
@@ -663,10 +671,10 @@ def _board_table(
         f'{size["coord"]}px"></td></tr>\n</thead>\n'
         f'<tbody style="{escape(size["font_css"])};color:#1f1f1f">\n'
     ]
-    game = view["game"]
+    game, meanings = view["game"], legend_meanings(grid)
     for rank, row in zip(ranks, grid["rows"], strict=False):
         rank_cell = f'<th scope="row" style="{_CSS_COORD}">{escape(rank)}</th>'
-        cells = "".join(_board_square(game, grid, cell, sticks) for cell in row)
+        cells = "".join(_board_square(game, grid, cell, sticks, meanings) for cell in row)
         out.append(
             f'<tr align="center" valign="middle" style="height:{size["row"]}em">{rank_cell}\n'
             f"{cells}{rank_cell}</tr>\n"
@@ -679,13 +687,18 @@ def _board_table(
 
 
 def _board_square(
-    game: str, grid: Mapping[str, Any], cell: Mapping[str, Any], sticks: Mapping[str, str]
+    game: str,
+    grid: Mapping[str, Any],
+    cell: Mapping[str, Any],
+    sticks: Mapping[str, str],
+    meanings: Mapping[str, str],
 ) -> str:
     """One square: named for a screen reader, shaded, its piece, its ring and battle line."""
     last = bool(cell.get("last"))
     square = cell["square"]
     text = cell.get("text")
-    opening = f'<td aria-label="{escape(cell_name(cell, grid))}" bgcolor="{_shade(cell["style"])}"'
+    name = escape(cell_name(cell, grid, meanings))
+    opening = f'<td aria-label="{name}" bgcolor="{_shade(cell["style"])}"'
     if last:
         opening += f" {LAST_MOVE_MARK}"
     if last or square in sticks:

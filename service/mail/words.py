@@ -21,6 +21,7 @@ A sentence longer than a mail line is folded by :func:`fold`.
 
 from __future__ import annotations
 
+import functools
 import re
 import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -126,7 +127,10 @@ def expand(words: str) -> list[str]:
     return found
 
 
+@functools.lru_cache(maxsize=4096)
 def _parse(square: str) -> tuple[str, int, int]:
+    # Memoised: a board's sentences sort and group its squares several times, each time by
+    # these numbers, and the same few hundred square names come back in every mail (issue 23).
     match = _SQUARE.fullmatch(square)
     if not match:
         return (square, 0, 0)

@@ -7,13 +7,15 @@ board drawn by ``engine.notation.frame``.
 from __future__ import annotations
 
 import base64
+import email
+import email.policy
 
 import pytest
 from click.testing import CliRunner
 
 from engine.notation import frame
 from service.cli import main
-from service.mail.extract import REPLY_MARKER, Reply, extract_reply, extract_text
+from service.mail.extract import READING, REPLY_MARKER, Reply, extract_reply, extract_text
 from service.mail.typography import normalised
 from tests.mail.mail_clients import CLIENTS
 from tests.mail.reply_corpus import moment_mail, moments
@@ -517,3 +519,24 @@ def test_a_company_signature_and_footer_are_cut_below_the_orders_ela_13(client: 
     reply = extract_reply(CLIENTS[client](moment_mail(moment), "02471563"))
     assert reply.text == "02471563"
     assert any("HRB" in line or "company number" in line for line in reply.signature)
+
+
+def test_a_header_parsed_once_reads_as_one_parsed_afresh() -> None:
+    """Issue 23: the reading policy keeps each parsed header value for the next ask; every
+    header of every client's mail reads as ``email.policy.default`` reads it, twice over."""
+    mail = moment_mail(next(iter(moments().values())))
+    for client in CLIENTS.values():
+        raw = client(mail, "a1-a3")
+        for _ in range(2):
+            kept = email.message_from_bytes(raw, policy=READING)
+            fresh = email.message_from_bytes(raw, policy=email.policy.default)
+            for mine, theirs in zip(kept.walk(), fresh.walk(), strict=True):
+                assert [
+                    (n, str(v), [t.__name__ for t in type(v).__mro__], getattr(v, "defects", ()))
+                    for n, v in mine.items()
+                ] == [
+                    (n, str(v), [t.__name__ for t in type(v).__mro__], getattr(v, "defects", ()))
+                    for n, v in theirs.items()
+                ]
+                assert mine.get_params() == theirs.get_params()
+        assert extract_reply(raw) == extract_reply(raw)

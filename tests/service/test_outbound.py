@@ -3,16 +3,21 @@ and unsubscribe headers, signed Reply-To, deadline calendar events, and the dail
 
 from __future__ import annotations
 
-from datetime import timedelta
+import re
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage, MIMEPart
+from email.policy import EmailPolicy
+from typing import Any
 
 from sqlalchemy import select
 
 from service import digest, notify, schedule
 from service.config import Settings
 from service.db import Database
+from service.mail import outbound
 from service.mail.addresses import read_reply_address
-from service.mail.outbound import from_header
+from service.mail.outbound import Attachment, Envelope, _Policy, build, from_header, message_id
+from service.mail.render import RenderedEmail
 from service.models import Game, Outbox, Player
 from tests.service.conftest import Client
 from tests.service.mails import parsed, readable
@@ -265,3 +270,77 @@ def test_a_batch_counts_only_the_mail_it_sent_now(database: Database, alice: Cli
     assert notify.send_many(database, ids) == 2
     assert notify.send_many(database, ids) == 0
     assert all(row.sent_at is not None for row in outbox(database) if row.id in ids)
+
+
+def test_a_row_that_cannot_be_rendered_costs_its_batch_nothing(
+    database: Database, alice: Client, monkeypatch: Any
+) -> None:
+    """Issue 23: rendered together without a savepoint per row, a row whose render fails is
+    left as it was (no subject without a body), the others are rendered and sent, and the
+    failure is kept on the row for its next try."""
+    with database.transaction() as session:
+        player = session.get_one(Player, alice.id)
+        rows = [
+            notify.queue_mail(session, kind="help", to=player, game=None, context={})
+            for _ in range(3)
+        ]
+        ids = [row.id for row in rows if row is not None]
+    with database.transaction() as session:
+        for row in session.scalars(select(Outbox).where(Outbox.id.in_(ids))):
+            row.sent_at, row.subject, row.body = None, "", ""
+    envelope = notify._envelope
+
+    def failing(settings: Settings, row: Outbox, *args: Any) -> Any:
+        if row.id == ids[1]:
+            raise RuntimeError("no envelope today")
+        return envelope(settings, row, *args)
+
+    monkeypatch.setattr(notify, "_envelope", failing)
+    assert notify.send_many(database, ids) == 2
+    kept = {row.id: row for row in outbox(database) if row.id in ids}
+    assert (kept[ids[1]].subject, kept[ids[1]].body, kept[ids[1]].sent_at) == ("", "", None)
+    assert "no envelope today" in (kept[ids[1]].last_error or "")
+    assert all(kept[i].sent_at is not None and kept[i].body for i in (ids[0], ids[2]))
+
+
+def test_headers_parsed_once_give_the_bytes_of_a_fresh_parse(monkeypatch: Any) -> None:
+    """Issue 23: a header value is parsed once and shared by every message that sets it; the
+    stored message is byte for byte what the email package writes parsing each afresh."""
+    envelopes = [
+        Envelope(
+            sender=sender,
+            to_name=name,
+            to_address=address,
+            date=datetime(2026, 11, 26, 6, minute, tzinfo=UTC),
+            message_id=message_id("pbem.example", game, 40 + minute, "opponent_moved"),
+            reply_to=f"pbem+g{game}.t3.x@pbem.example" if game else None,
+            in_reply_to="<a@b.example>" if minute % 2 else None,
+            references=("<game-7@pbem.example>", "<a@b.example>") if minute % 2 else (),
+            auto_reply=bool(minute % 2),
+            unsubscribe_url="https://pbem.example/mail/abc/unsubscribe",
+        )
+        for minute, (sender, name, address, game) in enumerate(
+            [
+                ("pbem@pbem.example", "Bob", "bob@example.org", 7),
+                ("Play <pbem@pbem.example>", "Zoë Ñandú", "zoe@example.org", 7),
+                ("pbem@pbem.example", 'A "quoted", name', "a.b+c@example.org", None),
+                ("pbem@pbem.example", "Bob", "bob@example.org", 7),
+            ]
+        )
+    ]
+    mails = [
+        RenderedEmail("[pbem #7 Elasta] Alice moved", "Text =\nline two\n", "<p>HTML</p>\n"),
+        RenderedEmail("Ünïcode subject " * 9, "naïve text\n" * 3, "<p>naïve</p>\n"),
+    ]
+    ics = Attachment("turn.ics", b"BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
+    cases = [(e, m, a) for e in envelopes for m in mails for a in ((), (ics,))]
+    shared = [build(*case).as_string() for case in cases * 2]
+
+    class Fresh(_Policy):
+        def header_store_parse(self, name: str, value: Any) -> tuple[str, Any]:
+            return EmailPolicy.header_store_parse(self, name, value)
+
+    monkeypatch.setattr(outbound, "POLICY", Fresh())
+    fresh = [build(*case).as_string() for case in cases * 2]
+    strip = re.compile(r"=+\d{19}==")  # the MIME boundaries are random in both
+    assert [strip.sub("", text) for text in shared] == [strip.sub("", text) for text in fresh]
