@@ -232,6 +232,7 @@ def local_word(english: str, locale: str) -> str:
     phrases = COMMAND_PHRASES.get(locale, {}).get(english, ())
     return phrases[0] if phrases else ""
 
+
 _HOW_TO: Mapping[str, str] = {
     "resign": "to resign, write 'resign' alone on a line",
     "draw": "to offer or accept a draw, write 'draw' alone on a line",
