@@ -428,9 +428,17 @@ def local_commands(locale: str) -> list[tuple[str, str]]:
         elif command == "preview <move>" and words[0]:
             command = f"{words[0]} {translate(_MOVE)} / {command}"
         elif all(words) and words:
-            command = f"{'|'.join(words)} / {command}"
+            command = f"{_joined(words)} / {command.replace('  or  ', ' / ')}"
         shown.append((command, translate(meaning)))
     return shown
+
+
+def _joined(words: Sequence[str]) -> str:
+    """``urlaub an|aus`` for ``urlaub an`` and ``urlaub aus``: the shared first word once."""
+    firsts = {word.split()[0] for word in words}
+    if len(words) > 1 and len(firsts) == 1 and all(" " in word for word in words):
+        return f"{words[0]}|" + "|".join(word.split(maxsplit=1)[1] for word in words[1:])
+    return "|".join(words)
 
 
 @pass_context
