@@ -20,7 +20,12 @@ trailing ``. ! ? , ; :`` are ignored, so ``Resign.``, ``draw?`` and ``Help!`` wo
    it); ``vacation on`` / ``vacation off``; ``preview <move>``; ``language <code>``
    (``language de``, ``Sprache de``, ``langue fr``...: the language we write to the player in,
    ``service/i18n.py``; the code or name is checked where it is done); and a few natural variants
-   listed in ``_COMMAND_PHRASES`` (``I resign``, ``offer a draw``, ``no draw``...).
+   listed in ``_COMMAND_PHRASES`` (``I resign``, ``offer a draw``, ``no draw``...). The same
+   commands in the eight other languages (``phrases.COMMAND_PHRASES``: ``aufgeben``, ``ich
+   gebe auf``, ``remis``, ``nulle``, ``tablas``, ``patta``, ``сдаюсь``, ``Vorschau a1-a3``...),
+   whole lines too, whatever the player's language; a resignation in any of them is doubted
+   as an English one is (``phrases.RESIGN_WORD_RE``, ``DOUBTS``, ``REFUSALS``). None of them
+   is any game's notation either.
 2. **A command word used otherwise** (``resign now``, ``vacation``, ``e2-e4 draw``, ``Hi, I
    resign``): an ``ERROR`` saying how to write that command. No game's notation contains these
    words, so such a line is never a move; refusing it is safer than guessing (a resignation
@@ -57,7 +62,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from service.mail.phrases import DOUBT_RE, LANGUAGE_WORDS, REFUSAL_RE, RESIGN_WORD_RE
+from service.mail.phrases import (
+    COMMAND_PHRASES,
+    DOUBT_RE,
+    LANGUAGE_WORDS,
+    REFUSAL_RE,
+    RESIGN_WORD_RE,
+)
 
 __all__ = [
     "MAX_LINES",
@@ -65,6 +76,7 @@ __all__ = [
     "Command",
     "Kind",
     "command_hint",
+    "local_word",
     "read_command",
     "read_command_in_prose",
     "read_commands",
@@ -158,12 +170,68 @@ _COMMAND_PHRASES: tuple[tuple[Kind, str, str], ...] = (
     (Kind.VACATION, "on", "vacation on"),
     (Kind.VACATION, "off", "vacation off"),
 )
-_PHRASES: Mapping[str, tuple[Kind, str]] = {
-    phrase: (kind, argument)
-    for kind, argument, phrases in _COMMAND_PHRASES
-    for phrase in phrases.split("|")
+_MEANS: Mapping[str, tuple[Kind, str]] = {
+    "resign": (Kind.RESIGN, ""),
+    "draw": (Kind.DRAW, ""),
+    "draw off": (Kind.DRAW, "off"),
+    "accept": (Kind.ACCEPT, ""),
+    "decline": (Kind.DECLINE, ""),
+    "board": (Kind.BOARD, ""),
+    "help": (Kind.HELP, ""),
+    "wait": (Kind.WAIT, "on"),
+    "wait off": (Kind.WAIT, "off"),
+    "vacation on": (Kind.VACATION, "on"),
+    "vacation off": (Kind.VACATION, "off"),
 }
-"""Whole lines (lowercase, single spaces, no trailing punctuation) that are a command."""
+"""What each English command of ``phrases.COMMAND_PHRASES`` (the other languages') does."""
+
+
+def _every_phrase() -> dict[str, tuple[Kind, str]]:
+    found = {
+        phrase: (kind, argument)
+        for kind, argument, phrases in _COMMAND_PHRASES
+        for phrase in phrases.split("|")
+    }
+    for language, table in COMMAND_PHRASES.items():
+        for english, phrases in table.items():
+            if english == "preview":
+                continue
+            for phrase in phrases:
+                meant = _MEANS[english]
+                if found.setdefault(phrase, meant) != meant:  # one phrase, one meaning
+                    raise ValueError(f"{language} {phrase!r} means two commands")
+    return found
+
+
+_PHRASES: Mapping[str, tuple[Kind, str]] = _every_phrase()
+"""Whole lines (lowercase, single spaces, no trailing punctuation) that are a command, in
+English and in the other eight languages (``phrases.COMMAND_PHRASES``: ``aufgeben``,
+``nulle``, ``tablas``, ``сдаюсь``...)."""
+_ACTING = ("resign", "draw", "draw off", "accept", "decline")
+_COMMAND_WORDS = frozenset(
+    {"resign", "draw", "accept", "decline", "board", "status", "help", "wait", "vacation"}
+    | {"preview"}
+    | {
+        phrase
+        for table in COMMAND_PHRASES.values()
+        for english in _ACTING
+        for phrase in table[english]
+        if " " not in phrase
+    }
+)
+"""Command words a clause of prose beside a command may not hold (``read_command_in_prose``:
+"Remis? Nein, ich gebe auf" is not guessed from): the English ones, and the single words
+that resign, offer or answer a draw in the other languages (not their nouns for the board,
+"Stand", "position", common in prose)."""
+
+
+def local_word(english: str, locale: str) -> str:
+    """How ``locale`` writes the English command ``english`` (``resign``, ``draw off``,
+    ``preview``...): the first phrase of ``phrases.COMMAND_PHRASES``; "" for English, or a
+    language or command with none."""
+    phrases = COMMAND_PHRASES.get(locale, {}).get(english, ())
+    return phrases[0] if phrases else ""
+
 
 _HOW_TO: Mapping[str, str] = {
     "resign": "to resign, write 'resign' alone on a line",
@@ -194,7 +262,15 @@ _GREETING_RE = re.compile(
     r"many thanks|thx|cheers|regards|best regards|kind regards|best wishes|bye)"
     r"(?P<rest>(?:[ ,]+[^\W\d_][^\s,\d]*){0,3})"
 )
-_PREVIEW_RE = re.compile(r"preview\b\s*:?\s*(?P<move>.*)", re.I | re.S)
+_PREVIEW_WORDS = sorted(
+    {"preview", *(word for table in COMMAND_PHRASES.values() for word in table["preview"])},
+    key=len,
+    reverse=True,
+)
+_PREVIEW_RE = re.compile(
+    rf"(?:{'|'.join(map(re.escape, _PREVIEW_WORDS))})(?!\w)\s*:?\s*(?P<move>.*)", re.I | re.S
+)
+"""``preview a1-a3``, ``Vorschau: a1-a3``, ``aperçu a1-a3``, ``предпросмотр a1-a3``."""
 _LANGUAGE_RE = re.compile(
     rf"(?:{'|'.join(sorted({w for ws in LANGUAGE_WORDS.values() for w in ws}))})"
     r"\s*[:=]?\s*(?P<code>[^\W\d_][\w-]{1,19})",
@@ -273,7 +349,7 @@ def read_command_in_prose(line: str) -> Command | None:
         if clause is found[0]:
             continue
         words = _WORD_RE.findall(clause.lower())
-        if len(words) > MAX_CLAUSE_WORDS or any(word in _HOW_TO for word in words):
+        if len(words) > MAX_CLAUSE_WORDS or any(word in _COMMAND_WORDS for word in words):
             return None
     kind, argument = _PHRASES[_normal(found[0])]
     return Command(kind, argument, line.strip())
@@ -286,7 +362,7 @@ def resignation_doubt(line: str) -> str:
     or a sentence that merely uses the word, which gets a hint on how to resign)."""
     if not RESIGN_WORD_RE.search(line):
         return ""
-    clause = next(c for c in _CLAUSE_RE.findall(line) if RESIGN_WORD_RE.search(c))
+    clause = next((c for c in _CLAUSE_RE.findall(line) if RESIGN_WORD_RE.search(c)), line)
     if REFUSAL_RE.search(clause):
         return "refused"
     if DOUBT_RE.search(clause) or DOUBT_RE.search(line.replace("?", "")):

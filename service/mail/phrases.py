@@ -212,27 +212,181 @@ NEGATION_RE = re.compile(rf"(?:^|\s)(?:{_phrases(NEGATIONS)}){_FILLERS}$")
 ALTERNATIVE_RE = re.compile(rf"(?<!\w)(?:{'|'.join(ALTERNATIVES)})(?!\w)(?!\s+rather)")
 
 
+# -- the mail commands in each language (issue 24) ---------------------------------------------
+
+COMMAND_PHRASES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
+    "de": {
+        "resign": ("aufgeben", "ich gebe auf", "gebe auf", "ich gebe die partie auf",
+                   "aufgegeben"),
+        "draw": ("remis", "remis anbieten", "ich biete remis an", "remisangebot"),
+        "draw off": ("remis zurück", "remisangebot zurückziehen",
+                     "ich ziehe mein remisangebot zurück"),
+        "accept": ("annehmen", "ich nehme an", "akzeptieren", "ich akzeptiere",
+                   "remis annehmen", "remis angenommen", "ich nehme das remis an"),
+        "decline": ("ablehnen", "ich lehne ab", "kein remis", "remis ablehnen",
+                    "remis abgelehnt"),
+        "board": ("brett", "spielstand", "stand", "zeig das brett"),
+        "help": ("hilfe",),
+        "wait": ("warten", "warten an"),
+        "wait off": ("warten aus", "nicht warten"),
+        "vacation on": ("urlaub an", "urlaub ein"),
+        "vacation off": ("urlaub aus",),
+        "preview": ("vorschau",),
+    },
+    "fr": {
+        "resign": ("abandonner", "j'abandonne", "abandon", "j'abandonne la partie"),
+        "draw": ("nulle", "partie nulle", "je propose nulle", "je propose la nulle",
+                 "proposition de nulle"),
+        "draw off": ("retirer la nulle", "je retire ma proposition de nulle", "nulle off"),
+        "accept": ("accepter", "j'accepte", "j'accepte la nulle", "nulle acceptée"),
+        "decline": ("refuser", "je refuse", "je refuse la nulle", "pas de nulle",
+                    "nulle refusée"),
+        "board": ("plateau", "position", "état", "statut", "montre le plateau"),
+        "help": ("aide",),
+        "wait": ("attendre", "attendre on"),
+        "wait off": ("attendre off", "ne pas attendre"),
+        "vacation on": ("vacances on", "vacances oui", "en vacances"),
+        "vacation off": ("vacances off", "vacances non", "fin des vacances",
+                         "retour de vacances"),
+        "preview": ("aperçu",),
+    },
+    "es": {
+        "resign": ("abandono", "me rindo", "abandonar", "abandono la partida"),
+        "draw": ("tablas", "empate", "ofrezco tablas", "propongo tablas", "ofrezco empate"),
+        "draw off": ("retiro las tablas", "retiro mi oferta de tablas", "tablas off"),
+        "accept": ("acepto", "aceptar", "acepto tablas", "acepto las tablas",
+                   "tablas aceptadas"),
+        "decline": ("rechazo", "rechazar", "rechazo las tablas", "no acepto tablas",
+                    "tablas rechazadas"),
+        "board": ("tablero", "estado", "posición", "muestra el tablero"),
+        "help": ("ayuda",),
+        "wait": ("esperar", "esperar on"),
+        "wait off": ("esperar off", "no esperar"),
+        "vacation on": ("vacaciones on", "vacaciones sí", "de vacaciones"),
+        "vacation off": ("vacaciones off", "vacaciones no", "fin de vacaciones"),
+        "preview": ("vista previa", "previsualizar"),
+    },
+    "it": {
+        "resign": ("abbandono", "mi arrendo", "abbandonare", "abbandono la partita"),
+        "draw": ("patta", "propongo patta", "offro patta", "propongo la patta", "pareggio"),
+        "draw off": ("ritiro la patta", "ritiro la proposta di patta", "patta off"),
+        "accept": ("accetto", "accettare", "accetto la patta", "patta accettata"),
+        "decline": ("rifiuto", "rifiutare", "rifiuto la patta", "niente patta",
+                    "patta rifiutata"),
+        "board": ("scacchiera", "tabellone", "stato", "posizione", "mostra la scacchiera"),
+        "help": ("aiuto",),
+        "wait": ("aspetta", "aspettare", "aspetta on"),
+        "wait off": ("aspetta off", "non aspettare"),
+        "vacation on": ("vacanza on", "vacanze on", "in vacanza"),
+        "vacation off": ("vacanza off", "vacanze off", "fine vacanza", "fine vacanze"),
+        "preview": ("anteprima",),
+    },
+    "nl": {
+        "resign": ("opgeven", "ik geef op", "ik geef het op", "geef op"),
+        "draw": ("remise", "remise aanbieden", "ik bied remise aan", "gelijkspel"),
+        "draw off": ("remise intrekken", "ik trek mijn remiseaanbod in", "remise off"),
+        "accept": ("accepteren", "ik accepteer", "aanvaarden", "ik neem remise aan",
+                   "remise aangenomen"),
+        "decline": ("weigeren", "ik weiger", "afwijzen", "geen remise", "remise geweigerd"),
+        "board": ("bord", "stand", "status", "toon het bord"),
+        "help": ("help", "hulp"),
+        "wait": ("wachten", "wachten aan"),
+        "wait off": ("wachten uit", "niet wachten"),
+        "vacation on": ("vakantie aan", "op vakantie"),
+        "vacation off": ("vakantie uit", "terug van vakantie"),
+        "preview": ("voorbeeld",),
+    },
+    "pt": {
+        "resign": ("desisto", "eu desisto", "desistir", "abandono", "desisto da partida"),
+        "draw": ("empate", "proponho empate", "ofereço empate", "proponho o empate"),
+        "draw off": ("retiro o empate", "retiro a proposta de empate", "empate off"),
+        "accept": ("aceito", "aceitar", "aceito o empate", "empate aceito"),
+        "decline": ("recuso", "recusar", "recuso o empate", "sem empate", "empate recusado"),
+        "board": ("tabuleiro", "estado", "posição", "mostra o tabuleiro"),
+        "help": ("ajuda",),
+        "wait": ("esperar", "aguardar", "esperar on"),
+        "wait off": ("esperar off", "não esperar"),
+        "vacation on": ("férias on", "férias sim", "de férias"),
+        "vacation off": ("férias off", "férias não", "fim das férias"),
+        "preview": ("prévia", "pré-visualizar"),
+    },
+    "pl": {
+        "resign": ("poddaję się", "poddaje sie", "poddaję partię", "poddaję", "poddać"),
+        "draw": ("remis", "proponuję remis", "proponuje remis", "propozycja remisu"),
+        "draw off": ("wycofuję remis", "wycofuję propozycję remisu", "remis off"),
+        "accept": ("akceptuję", "akceptuje", "przyjmuję", "przyjmuje", "przyjmuję remis",
+                   "remis przyjęty"),
+        "decline": ("odrzucam", "odrzucam remis", "nie przyjmuję remisu", "bez remisu"),
+        "board": ("plansza", "stan", "pozycja", "pokaż planszę"),
+        "help": ("pomoc",),
+        "wait": ("czekaj", "czekaj on"),
+        "wait off": ("czekaj off", "nie czekaj"),
+        "vacation on": ("urlop włącz", "urlop on", "na urlopie"),
+        "vacation off": ("urlop wyłącz", "urlop off", "koniec urlopu"),
+        "preview": ("podgląd",),
+    },
+    "ru": {
+        "resign": ("сдаюсь", "я сдаюсь", "сдаться", "сдаю партию"),
+        "draw": ("ничья", "ничью", "предлагаю ничью", "предложение ничьей"),
+        "draw off": ("отзываю ничью", "отзываю предложение ничьей", "ничья off"),
+        "accept": ("принимаю", "принять", "согласен", "согласна", "принимаю ничью",
+                   "ничья принята"),
+        "decline": ("отклоняю", "отклонить", "отклоняю ничью", "без ничьей",
+                    "ничья отклонена"),
+        "board": ("доска", "позиция", "статус", "покажи доску"),
+        "help": ("помощь", "справка"),
+        "wait": ("ждать", "жди", "ждать вкл"),
+        "wait off": ("ждать выкл", "не ждать"),
+        "vacation on": ("отпуск вкл", "отпуск on", "в отпуске"),
+        "vacation off": ("отпуск выкл", "отпуск off", "конец отпуска"),
+        "preview": ("предпросмотр", "просмотр"),
+    },
+}  # fmt: skip
+"""The mail commands in each language but English (whose phrases are ``commands.py``'s),
+by the English command they mean: whole lines, lowercase, as a native speaker types them
+("Ich gebe auf.", "Je propose la nulle", "Сдаюсь!"). The first phrase of each is the one
+``help`` lists. None holds a digit, an ``@`` or a ``-`` between letters and digits, so none
+is any game's notation (``tests/mail/test_commands_in_languages.py`` asks every game)."""
+
 # -- resigning, deliberately ------------------------------------------------------------------
 
-RESIGN_WORD_RE = re.compile(r"\bresign\w*", re.I)
+RESIGN_WORD_RE = re.compile(
+    r"\bresign\w*|\baufgeb(?:en|e)\b|\baufgegeben\b|\bgebe\b(?:\s+\w+){0,3}\s+auf\b"
+    r"|\babandon\w*|\brindo\b|\brendirme\b|\barrend(?:o|ersi|ermi|erò)\b|\babbandon\w*"
+    r"|\bopgeven\b|\bopgegeven\b|\bgeef\b(?:\s+\w+){0,3}\s+op\b|\bdesist\w*"
+    r"|\bpodda(?:ję|je|ć|c|m|łem|łam)\b|\bсда(?:юсь|ться|ю|м|ёшься)\b",
+    re.I,
+)
+"""A word of resigning in any of the nine languages ("resign", "aufgeben", "gebe ... auf",
+"abandonne", "me rindo", "mi arrendo", "opgeven", "desisto", "poddaję się", "сдаюсь"):
+a line that has one is asked whether it means it (``commands.resignation_doubt``)."""
 DOUBTS: Mapping[str, tuple[str, ...]] = {
     "en": ("maybe", "perhaps", "might", "may", "should", "shall", "could", "would", "if",
            "unless", "whether", "thinking", "think", "consider", "considering", "tempted",
            "probably", "kidding", "joking", "jk", "not sure", "unsure", "almost", "nearly",
            "about to", "soon", "later", "tomorrow", "wondering", "wonder"),
     "de": ("vielleicht", "sollte", "soll", "sollen", "überlege", "wahrscheinlich", "fast",
-           "bald", "wenn", "ob"),
-    "fr": ("peut-être", "devrais", "dois-je", "si", "bientôt", "presque"),
-    "es": ("quizás", "quizá", "tal vez", "debería", "si", "pronto", "casi"),
-    "it": ("forse", "dovrei", "se", "quasi", "presto"),
-    "nl": ("misschien", "zou", "moet ik", "als", "bijna"),
-    "pt": ("talvez", "deveria", "se", "quase"),
-    "pl": ("może", "chyba", "powinienem", "czy"),
-    "ru": ("может", "наверное", "стоит ли", "если", "почти"),
+           "bald", "wenn", "ob", "eventuell", "vermutlich", "später", "morgen", "scherz",
+           "spaß", "spass", "demnächst", "würde", "könnte", "müsste"),
+    "fr": ("peut-être", "peut être", "devrais", "dois-je", "si", "bientôt", "presque",
+           "plus tard", "demain", "blague", "rigole", "je pense", "pourrais", "faudrait"),
+    "es": ("quizás", "quizá", "tal vez", "debería", "si", "pronto", "casi", "mañana",
+           "broma", "bromeo", "más tarde", "creo que", "podría", "a lo mejor"),
+    "it": ("forse", "dovrei", "se", "quasi", "presto", "domani", "scherzo", "scherzavo",
+           "più tardi", "penso", "potrei", "magari"),
+    "nl": ("misschien", "zou", "moet ik", "als", "bijna", "morgen", "later", "grapje",
+           "denk", "overweeg", "straks"),
+    "pt": ("talvez", "deveria", "se", "quase", "amanhã", "brincadeira", "brincando",
+           "mais tarde", "acho", "poderia", "devo"),
+    "pl": ("może", "chyba", "powinienem", "powinnam", "czy", "jutro", "żart", "żartuję",
+           "później", "zastanawiam", "prawie", "wkrótce"),
+    "ru": ("может", "наверное", "стоит ли", "если", "почти", "завтра", "шучу", "шутка",
+           "позже", "думаю", "подумываю", "скоро", "возможно"),
 }  # fmt: skip
 """Words that make a resignation unsure ("I might resign", "should I resign?")."""
-REFUSALS = ("not", "n't", "never", "no", "won't", "nicht", "kein", "nie", "pas", "jamais",
-            "non", "niet", "não", "не")  # fmt: skip
+REFUSALS = ("not", "n't", "never", "no", "won't", "nicht", "kein", "nie", "niemals", "pas",
+            "jamais", "non", "mai", "nunca", "niet", "geen", "nooit", "não", "nao", "nigdy",
+            "не", "никогда")  # fmt: skip
 """Words that say no resignation is meant ("not resigning", "I won't resign")."""
 
 DOUBT_RE = re.compile(rf"\?|(?<!\w)(?:{_phrases(DOUBTS)})(?!\w)", re.I)

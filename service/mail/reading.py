@@ -54,11 +54,13 @@ reply that needs more is not guessed from: nothing is played and the player is t
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from service import i18n
 from service.errors import ServiceError
 from service.mail import phrases
 from service.mail.commands import (
@@ -150,11 +152,25 @@ def _repeat(index: int, text: str, seen: set[str]) -> Line | None:
 
 
 _OUR_EXAMPLES_RE = re.compile(r"(?:valid (?:now|here), )?for example:", re.I)
+_OUR_EXAMPLE_LEADS = ("Valid now, for example:", "For example:")
+
+
+@functools.cache
+def _our_examples_translated() -> re.Pattern[str]:
+    """Our example lines' leads as each language writes them ("Jetzt gültig, zum Beispiel:"),
+    compiled once per process from the catalogs (``service.i18n``)."""
+    leads = {
+        i18n.translations(code).ugettext(lead)
+        for code in i18n.LANGUAGES
+        for lead in _OUR_EXAMPLE_LEADS
+    }
+    return re.compile("|".join(map(re.escape, sorted(leads, key=len, reverse=True))), re.I)
 
 
 def _ours(index: int, text: str, seen: set[str]) -> Line | None:
-    """Our own example line, should a client's quote have lost its marks: never a move."""
-    if _OUR_EXAMPLES_RE.match(text):
+    """Our own example line, in any of our languages, should a client's quote have lost its
+    marks: never a move."""
+    if _OUR_EXAMPLES_RE.match(text) or _our_examples_translated().match(text):
         return Line(index, text, "ignored", why="the example moves of our mail")
     return None
 

@@ -98,10 +98,12 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
 from markupsafe import Markup, escape
 
 from service import i18n, rules
+from service.i18n import N_
+from service.mail.commands import local_word
 from service.mail.extract import REPLY_MARKER
 from service.mail.words import position_in_words
 from service.wording import options_in_words
@@ -375,24 +377,73 @@ def notations(view: Mapping[str, Any] | None) -> list[dict[str, str]]:
 
 
 COMMANDS = (
-    ("<move or orders>", "play your move, or send (or replace) your sealed orders"),
-    ("preview <move>", "see the board after a move without playing it"),
+    ("<move or orders>", N_("play your move, or send (or replace) your sealed orders")),
+    ("preview <move>", N_("see the board after a move without playing it")),
     (
         "if <X> then <Y>",
-        "answer the opponent's move X with Y at once (one line per branch; go on with 'if ... "
-        "then ...' on the same line for the next move; Elemento: 'if roll G+R then E@a4'); "
-        "seen by you alone",
+        N_(
+            "answer the opponent's move X with Y at once (one line per branch; go on with "
+            "'if ... then ...' on the same line for the next move; Elemento: 'if roll G+R then "
+            "E@a4'); seen by you alone"
+        ),
     ),
-    ("resign", "give up the game"),
-    ("draw", "offer a draw, or accept the one offered to you"),
-    ("decline", "turn down a draw offer or an invitation"),
-    ("draw off", "take back your own draw offer"),
-    ("board  or  status", "get the current board and whose turn it is"),
-    ("wait", "keep a sealed turn open until its deadline even when all orders are in"),
-    ("vacation on|off", "stop your clocks while you are away, and start them again"),
-    ("help", "get this list"),
+    ("resign", N_("give up the game")),
+    ("draw", N_("offer a draw, or accept the one offered to you")),
+    ("decline", N_("turn down a draw offer or an invitation")),
+    ("draw off", N_("take back your own draw offer")),
+    ("board  or  status", N_("get the current board and whose turn it is")),
+    ("wait", N_("keep a sealed turn open until its deadline even when all orders are in")),
+    ("vacation on|off", N_("stop your clocks while you are away, and start them again")),
+    ("help", N_("get this list")),
 )
-"""The commands a reply may carry, as help mails list them."""
+"""The commands a reply may carry, as help mails list them (in English; ``commands`` gives
+them in the reader's language)."""
+_LOCAL_COMMANDS: Mapping[str, tuple[str, ...]] = {
+    "preview <move>": ("preview",),
+    "resign": ("resign",),
+    "draw": ("draw",),
+    "decline": ("decline",),
+    "draw off": ("draw off",),
+    "board  or  status": ("board",),
+    "wait": ("wait",),
+    "vacation on|off": ("vacation on", "vacation off"),
+    "help": ("help",),
+}
+"""The English commands of ``COMMANDS`` that other languages write in words of their own
+(``phrases.COMMAND_PHRASES``); a move and ``if ... then ...`` are written alike in all."""
+
+
+_MOVE_OR_ORDERS, _MOVE = N_("<move or orders>"), N_("<move>")
+
+
+def local_commands(locale: str) -> list[tuple[str, str]]:
+    """``COMMANDS`` for a reader in ``locale``: the meaning translated, and the command in
+    the reader's words before the English ones, both understood ("aufgeben / resign")."""
+    translate = i18n.translations(locale).ugettext
+    shown: list[tuple[str, str]] = []
+    for command, meaning in COMMANDS:
+        words = [local_word(english, locale) for english in _LOCAL_COMMANDS.get(command, ())]
+        if command == "<move or orders>":
+            command = translate(_MOVE_OR_ORDERS)
+        elif command == "preview <move>" and words[0]:
+            command = f"{words[0]} {translate(_MOVE)} / {command}"
+        elif all(words) and words:
+            command = f"{_joined(words)} / {command.replace('  or  ', ' / ')}"
+        shown.append((command, translate(meaning)))
+    return shown
+
+
+def _joined(words: Sequence[str]) -> str:
+    """``urlaub an|aus`` for ``urlaub an`` and ``urlaub aus``: the shared first word once."""
+    firsts = {word.split()[0] for word in words}
+    if len(words) > 1 and len(firsts) == 1 and all(" " in word for word in words):
+        return f"{words[0]}|" + "|".join(word.split(maxsplit=1)[1] for word in words[1:])
+    return "|".join(words)
+
+
+@pass_context
+def _commands(context: Any) -> list[tuple[str, str]]:
+    return local_commands(i18n._locale_of(context))
 
 
 # --- board colours ---------------------------------------------------------------------------
@@ -830,6 +881,7 @@ def _environment() -> Environment:
     i18n.install(environment)  # {% trans %} and _() in the reader's ``locale`` (reader_context)
     environment.globals.update(
         COMMANDS=COMMANDS,
+        commands=_commands,
         DIGEST_BOARDS=DIGEST_BOARDS,
         BOARD_LINE=BOARD_LINE,
         standings=standings,
