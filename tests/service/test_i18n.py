@@ -523,3 +523,38 @@ def test_the_mail_gateway_keeps_one_valid_list_in_the_readers_language() -> None
     second = "unzulässiger Zug 'y': auch nicht. Hier gültig: a1-a2, b1-b2"
     joined = _one_valid_list([first, second], "de")
     assert joined.count("Hier gültig") == 1 and joined.endswith("Hier gültig: a1-a2, b1-b2")
+
+
+@pytest.mark.parametrize("code", i18n.LANGUAGES)
+def test_a_text_in_both_domains_is_translated_alike(code: str) -> None:
+    """The domains are merged into one catalog, so a msgid both hold ("none", "White") must
+    mean the same in both, or one would silently win."""
+    service = {m.id: m.string for m in read_catalog(CATALOGS[code, "messages"], code) if m.id}
+    engine = {m.id: m.string for m in read_catalog(CATALOGS[code, "engine"], code) if m.id}
+    differing = {key for key in service.keys() & engine.keys() if service[key] != engine[key]}
+    assert not differing, f"{code}: {sorted(map(str, differing))}"
+
+
+def test_a_conditional_moves_engine_error_is_in_the_players_language() -> None:
+    """``if X then Y`` lines wrap the engine's refusal in where it was found; the engine's
+    words follow the reader's language, and English is the message as before."""
+    from service import conditional
+    from service.errors import ServiceError
+
+    state = new_game("epaminondas").initial_state()
+    with pytest.raises(ServiceError) as raised:
+        conditional._apply(state, 0, "a1-a5", "line 1", "your answer")
+    error = raised.value
+    assert (
+        error.localized("en")
+        == error.message
+        == (
+            "line 1, your answer: illegal move 'a1-a5': the 2 stones a1-a2 move at most 2 squares "
+            "(EPA-5)"
+        )
+    )
+    assert error.localized("de") == (
+        "line 1, your answer: unzulässiger Zug 'a1-a5': die 2 Steine a1-a2 ziehen höchstens "
+        "2 Felder (EPA-5)"
+    )
+    assert error.code == "illegal_move"
