@@ -8,7 +8,7 @@ import logging
 from datetime import timedelta
 from typing import Any
 
-from flask import Flask, current_app, jsonify, request
+from flask import Flask, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from service import db, i18n
@@ -99,9 +99,9 @@ def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = 
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError) -> Any:
-        return error_body(
-            error.code, error.message, error.status, rules=error.rules, reason=error.reason
-        )
+        # The engine's words in the caller's language, once a token named the caller.
+        message = error.localized(g.get("caller_locale", i18n.DEFAULT))
+        return error_body(error.code, message, error.status, rules=error.rules, reason=error.reason)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:

@@ -224,7 +224,13 @@ def _apply(state: State, seat: int, text: str, where: str, what: str) -> tuple[S
         return state.play(seat, action).state, state.format(action)
     except EngineError as error:
         served = from_engine(error)
-        raise type(served)(f"{where}, {what}: {served.message}", served.code) from error
+        raise type(served)(
+            f"{where}, {what}: {served.message}",
+            served.code,
+            render=lambda translate, ntranslate: (
+                f"{where}, {what}: {served.render(translate, ntranslate)}"
+            ),
+        ) from error
 
 
 def _check_roll_line(

@@ -1,12 +1,13 @@
 """Languages: the service's gettext catalogs (Babel), and text, dates and numbers in a locale.
 
-The catalogs are ``service/translations/<lang>/LC_MESSAGES/messages.po`` (the template is
-``service/translations/messages.pot``; the README's "Languages" section says how to extract,
-update and compile them). They are compiled at first use, per process, from the ``.po``
-into memory (:func:`translations`): an editable install (``pip install -e .``, the README's
-commands) runs no build step that could leave ``.mo`` files where the code reads them, so the
-``.po`` are the one source. A ``.mo`` beside its ``.po`` (``pybabel compile``) that is not
-older than it is read instead.
+The catalogs are ``service/translations/<lang>/LC_MESSAGES/<domain>.po``: ``messages`` for
+the service's text (template ``messages.pot``, map ``babel.cfg``) and ``engine`` for the
+engine's errors (``engine.pot``, map ``babel-engine.cfg``), merged per language; the README's
+"Languages" section says how to extract, update and compile them. They are compiled at first
+use, per process, from the ``.po`` into memory (:func:`translations`): an editable install
+(``pip install -e .``, the README's commands) runs no build step that could leave ``.mo``
+files where the code reads them, so the ``.po`` are the one source. A ``.mo`` beside its
+``.po`` (``pybabel compile``) that is not older than it is read instead.
 
 Nothing here is global request state: every function takes the locale, and
 :func:`in_locale` sets the locale of the templates rendered inside it (a context variable:
@@ -35,9 +36,11 @@ from jinja2.runtime import Context
 
 __all__ = [
     "DEFAULT",
+    "ENGINE_DOMAIN",
     "LANGUAGES",
     "TRANSLATIONS",
     "best_of",
+    "domains",
     "format_date",
     "format_datetime",
     "format_decimal",
@@ -57,6 +60,8 @@ LANGUAGES: tuple[str, ...] = ("en", "de", "fr", "es", "it", "nl", "pt", "pl", "r
 DEFAULT = "en"
 TRANSLATIONS = Path(__file__).with_name("translations")
 DOMAIN = "messages"
+"""The service's own domain; the engine's errors are ``ENGINE_DOMAIN`` (``babel-engine.cfg``)."""
+ENGINE_DOMAIN = "engine"
 
 _current: ContextVar[str] = ContextVar("pbem_locale", default=DEFAULT)
 
@@ -77,24 +82,45 @@ def supported(code: str | None) -> str | None:
 
 @functools.cache
 def translations(locale: str) -> NullTranslations:
-    """The compiled catalog of ``locale`` (cached per process); English and anything not
-    supported translate nothing."""
+    """The compiled catalog of ``locale`` (cached per process): every domain present in its
+    folder (``messages``, the service's, and ``engine``, the engine's errors) merged into
+    one, so one catalog serves all. English and anything not supported translate nothing."""
     code = supported(locale)
     if code is None or code == DEFAULT:
         return NullTranslations()
     folder = TRANSLATIONS / code / "LC_MESSAGES"
-    po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
+    merged: Translations | None = None
+    for domain in domains(folder):
+        catalog = _compiled(folder, code, domain)
+        if merged is None:
+            merged = catalog
+        else:
+            merged.merge(catalog)
+    return merged if merged is not None else NullTranslations()
+
+
+def domains(folder: Path = TRANSLATIONS / DEFAULT / "LC_MESSAGES") -> list[str]:
+    """The gettext domains with a catalog (``.po`` or ``.mo``) in ``folder``, ``messages``
+    first."""
+    found = {path.stem for path in folder.glob("*.po")} | {
+        path.stem for path in folder.glob("*.mo")
+    }
+    return sorted(found, key=lambda name: (name != DOMAIN, name))
+
+
+def _compiled(folder: Path, code: str, domain: str) -> Translations:
+    """One domain's catalog: its ``.mo`` while not older than its ``.po``, else the ``.po``
+    compiled in memory."""
+    po, mo = folder / f"{domain}.po", folder / f"{domain}.mo"
     if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
         with mo.open("rb") as compiled:
-            return Translations(compiled, domain=DOMAIN)
-    if not po.exists():
-        return NullTranslations()
+            return Translations(compiled, domain=domain)
     with po.open("rb") as source:
-        catalog = pofile.read_po(source, locale=code, domain=DOMAIN)
+        catalog = pofile.read_po(source, locale=code, domain=domain)
     buffer = io.BytesIO()
     mofile.write_mo(buffer, catalog, use_fuzzy=False)
     buffer.seek(0)
-    return Translations(buffer, domain=DOMAIN)
+    return Translations(buffer, domain=domain)
 
 
 def gettext(locale: str, message: str, **values: Any) -> str:

@@ -10,7 +10,7 @@ from flask import Blueprint, Response, current_app, g, request
 from sqlalchemy.orm import Session
 from werkzeug.exceptions import HTTPException
 
-from service import conditional, games, openapi, players
+from service import conditional, games, i18n, openapi, players
 from service.api import gate
 from service.db import Database
 from service.errors import BadRequest, Unauthorized
@@ -37,7 +37,9 @@ def caller(session: Session, required: bool = True) -> Player | None:
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("the Authorization header must read 'Bearer <token>'")
-    return players.authenticate(session, token.strip())
+    player = players.authenticate(session, token.strip())
+    g.caller_locale = i18n.locale_for(player)  # the language of this request's errors
+    return player
 
 
 def me(session: Session) -> Player:

@@ -36,6 +36,7 @@ played nor answered; ``pbem doctor`` reads its result.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import re
@@ -51,7 +52,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
 
-from service import conditional, games, notify, players
+from service import conditional, games, i18n, notify, players
 from service.config import Settings
 from service.db import Database, enqueue, is_conflict
 from service.errors import ServiceError
@@ -664,7 +665,7 @@ class _Handling:
                     said = "accepted" if answer else "declined"
                     return PROCESSED, f"league {league.id}: invitation {said}"
             except ServiceError as error:
-                problem = error.message
+                problem = error.localized(i18n.locale_for(player))
         sent = _error_reply(
             self.session,
             self.settings,
@@ -687,7 +688,9 @@ class _Handling:
         typed, conditional_lines = take_conditionals(self.reply.text)
         language.default_from_reply(player, "\n".join((self.reply.text, *self.reply.signature)))
         judge = games.action_reader(self.session, game.id, player)
-        reading = read_reply(typed, judge, self.reply.signature, judge.legal)
+        reading = read_reply(
+            typed, judge, self.reply.signature, judge.legal, i18n.locale_for(player)
+        )
         self.ignored = reading.ignored
         commands = list(reading.commands)
         if conditional_lines is not None:  # after any move of the same reply: it answers that
@@ -735,7 +738,7 @@ class _Handling:
                 return self._act(command, player, game, token)
         except ServiceError as error:
             notify.forget_since(self.session, mark)  # its mails were rolled back with it
-            return _Done(command, False, error.message)
+            return _Done(command, False, error.localized(i18n.locale_for(player)))
 
     def _act(self, command: Command, player: Player, game: Game, token: ReplyToken) -> _Done:
         session, now, gid = self.session, self.now, game.id
@@ -839,7 +842,7 @@ class _Handling:
         answer = (player, game, report, self.reply.message_id, also_done)
         if failed:
             received = "\n".join(d.command.line for d in failed)
-            error = _one_valid_list([d.text for d in failed])
+            error = _one_valid_list([d.text for d in failed], i18n.locale_for(player))
             others = self._report([d for d in self.done if d.ok], ignored=False)
             # The error reply is the one answer: it carries the author's own news too.
             held = notify.held_news(self.session, player, game)
@@ -1064,14 +1067,22 @@ def _noted(command: Command) -> str:
     return f" ({command.note})" if command.kind is Kind.MOVE and command.note else ""
 
 
-_VALID_HERE = re.compile(r"\. Valid here: .*$", re.DOTALL)
+@functools.cache
+def _valid_here(locale: str) -> re.Pattern[str]:
+    """The engine's "Valid here: ..." tail as ``locale`` writes it (``. Valid here: `` in
+    English): the words between the message and the list in the engine's translated frame."""
+    translate, _ = i18n.translators(locale)
+    frame = translate("{message}. Valid here: {shown}")
+    separator = frame.split("{message}", 1)[-1].split("{shown}", 1)[0]
+    return re.compile(re.escape(separator) + ".*$", re.DOTALL)
 
 
-def _one_valid_list(errors: Sequence[str]) -> str:
+def _one_valid_list(errors: Sequence[str], locale: str = i18n.DEFAULT) -> str:
     """The errors of one reply joined; the engine's "Valid here: ..." list only once, on the
     last error that has it (issue 21, point 4: an error reply listed it twice)."""
-    last = max((n for n, text in enumerate(errors) if _VALID_HERE.search(text)), default=-1)
-    kept = [text if n == last else _VALID_HERE.sub("", text) for n, text in enumerate(errors)]
+    valid_here = _valid_here(locale)
+    last = max((n for n, text in enumerate(errors) if valid_here.search(text)), default=-1)
+    kept = [text if n == last else valid_here.sub("", text) for n, text in enumerate(errors)]
     return "; ".join(kept)
 
 
@@ -1176,6 +1187,8 @@ def _error_reply(
         "quiet_until": quiet_until(limiter, session, address, now),
         "done": done,
         "ignored": ignored,
+        # the error lists valid moves itself, in the reader's language (the engine's words)
+        "lists_valid": bool(_valid_here(i18n.locale_for(to)).search(error)),
     }
     if also:
         context["also"] = list(also)

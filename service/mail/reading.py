@@ -204,7 +204,11 @@ reader: a ``Line`` with a ``command`` runs that command in its place, in the ord
 
 
 def read_reply(
-    text: str, judge: Judge, signature: Sequence[str] = (), legal: Legal | None = None
+    text: str,
+    judge: Judge,
+    signature: Sequence[str] = (),
+    legal: Legal | None = None,
+    locale: str = i18n.DEFAULT,
 ) -> Reading:
     """The commands, the move and the ignored lines of a typed reply (module docstring).
 
@@ -213,13 +217,14 @@ def read_reply(
     above a move made it look like a sign-off): that one is read with the rest, so no move
     is lost to a signature cut.
     ``legal``: the player's legal actions, for "did you mean ...?" when nothing was legal.
+    ``locale``: the reader's, for the engine's words in the notes (issue 24).
     """
     # One typography for every game, before any game reads a word (``typography.py``).
     text, signature = normalised(text), [normalised(line) for line in signature]
     kept = [line for line in signature if line.strip() and _a_move_line(line, judge)]
     lines = list(_lines("\n".join([text, *kept])))
     texts = [line for line in lines if line.kind == "text"]
-    found = _Candidates(texts, judge, legal)
+    found = _Candidates(texts, judge, legal, locale=locale)
     acting = any(line.command and line.command.kind is not Kind.CONFIRM for line in lines)
     move, used = found.decide(any_command=acting)
     acting = acting or (move is not None and move.kind is Kind.MOVE)
@@ -342,6 +347,8 @@ class _Candidates:
     verdicts: dict[str, str | ServiceError] = field(default_factory=dict)
     asked: int = 0
     started: float = field(default_factory=time.monotonic)
+    locale: str = i18n.DEFAULT
+    """The reader's: the engine's words in a note are in it."""
 
     def decide(self, *, any_command: bool) -> tuple[Command | None, tuple[int, ...]]:
         """The MOVE (or ERROR) to run and the lines it was read from, or (None, ())."""
@@ -521,7 +528,7 @@ class _Candidates:
     ) -> tuple[Command, tuple[int, ...]]:
         line, token = stray
         verdict = self.verdicts.get(token)
-        why = f" ({verdict.message})" if isinstance(verdict, ServiceError) else ""
+        why = f" ({verdict.localized(self.locale)})" if isinstance(verdict, ServiceError) else ""
         note = (
             f"we could read {action} in {quoted(line.text)}, but not {token!r}{why}; a line "
             f"of orders is read whole, so nothing was played: send the whole move again"
@@ -540,7 +547,7 @@ class _Candidates:
         meant = " ".join(token for place, token in words if place not in withdrawn)
         verdict = self.verdicts.get(meant) if meant else None
         if isinstance(verdict, ServiceError):
-            note += f", and {verdict.message}, so nothing was played"
+            note += f", and {verdict.localized(self.locale)}, so nothing was played"
         else:
             note += " and gives no other move, so nothing was played"
         note += ": reply again with only the move you mean"
@@ -575,7 +582,11 @@ class _Candidates:
     ) -> tuple[Command, tuple[int, ...]]:
         first = lines[0].body
         verdict = self.verdicts.get(first)
-        why = verdict.message if isinstance(verdict, ServiceError) else "it is not a move here"
+        why = (
+            verdict.localized(self.locale)
+            if isinstance(verdict, ServiceError)
+            else "it is not a move here"
+        )
         note = (
             f"we could read {action} as a move, but not {first!r} ({why}); as it may be part "
             f"of what you meant, nothing was played: send the whole move again"
@@ -605,7 +616,11 @@ class _Candidates:
             readings = [" ".join(found[1]), found[0].body]
             text = next((t for t in readings if _read_as_move(self.verdicts.get(t))), readings[0])
         verdict = self.verdicts.get(text)
-        why = verdict.message if isinstance(verdict, ServiceError) else "it is not a move here"
+        why = (
+            verdict.localized(self.locale)
+            if isinstance(verdict, ServiceError)
+            else "it is not a move here"
+        )
         note = why if len(sources) == 1 else f"{why} ({len(sources)} lines read as one move)"
         note += self._suggestion([text, shown])
         return Command(Kind.ERROR, "", shown, note), sources

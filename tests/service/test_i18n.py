@@ -17,6 +17,7 @@ from babel.messages.plurals import get_plural
 from flask import Flask
 from sqlalchemy import select
 
+from engine import EngineError, new_game
 from service import i18n
 from service.db import Database
 from service.mail import gateway, language
@@ -31,17 +32,27 @@ from tests.service.test_gateway_smtp import Sink, answer, sink, wired
 __all__ = ["sink", "wired"]  # the SMTP sink and listener fixtures, used by name below
 
 ROOT = Path(__file__).resolve().parents[2]
-CATALOGS = {
-    code: i18n.TRANSLATIONS / code / "LC_MESSAGES" / "messages.po" for code in i18n.LANGUAGES
-}
-ALICE, BOB = "alice@example.org", "bob@example.org"
-PLACEHOLDER_RE = re.compile(r"%\((\w+)\)[sdifr]|%[sdifr]|\{\w*(?:![rsa])?\}")
-"""Python-format and Jinja's ``%(name)s``, and the engine's ``str.format`` ``{name}``."""
 REFRESH = (
     "pybabel extract -F babel.cfg --sort-by-file -w 100 -o service/translations/messages.pot . "
     "&& pybabel update -i service/translations/messages.pot -d service/translations "
     "--no-fuzzy-matching --ignore-obsolete -w 100"
 )
+REFRESH_ENGINE = (
+    "pybabel extract -F babel-engine.cfg --sort-by-file -w 100 "
+    "-o service/translations/engine.pot . && pybabel update -D engine "
+    "-i service/translations/engine.pot -d service/translations "
+    "--no-fuzzy-matching --ignore-obsolete -w 100"
+)
+DOMAINS = {"messages": ("babel.cfg", REFRESH), "engine": ("babel-engine.cfg", REFRESH_ENGINE)}
+"""Each gettext domain, its extraction map and how to refresh it (README, "Languages")."""
+CATALOGS = {
+    (code, domain): i18n.TRANSLATIONS / code / "LC_MESSAGES" / f"{domain}.po"
+    for code in i18n.LANGUAGES
+    for domain in DOMAINS
+}
+ALICE, BOB = "alice@example.org", "bob@example.org"
+PLACEHOLDER_RE = re.compile(r"%\((\w+)\)[sdifr]|%[sdifr]|\{\w*(?:![rsa])?\}")
+"""Python-format and Jinja's ``%(name)s``, and the engine's ``str.format`` ``{name}``."""
 
 
 def read_catalog(path: Path, locale: str | None = None) -> pofile.Catalog:
@@ -57,21 +68,28 @@ def placeholders(text: str) -> set[str]:
 
 
 def test_nine_languages_are_supported_and_each_has_a_catalog() -> None:
-    """Issue 24: en, de, fr, es, it, nl, pt, pl, ru, the languages the reader understands."""
+    """Issue 24: en, de, fr, es, it, nl, pt, pl, ru, the languages the reader understands;
+    each has a catalog of every domain (the service's ``messages``, the engine's ``engine``)."""
     assert i18n.LANGUAGES == ("en", "de", "fr", "es", "it", "nl", "pt", "pl", "ru")
-    for code, path in CATALOGS.items():
-        assert path.exists(), f"no catalog for {code}: {path}"
+    for (code, domain), path in CATALOGS.items():
+        assert path.exists(), f"no {domain} catalog for {code}: {path}"
+    assert i18n.domains() == list(DOMAINS)
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("code", i18n.LANGUAGES)
-def test_every_catalog_parses_is_complete_and_its_placeholders_agree(code: str) -> None:
-    """Issue 24's catalog check: every .po parses, has every message of the template, no
-    fuzzy or empty entry, the locale's plural rule, and each msgstr the placeholders of its
-    msgid (python-format and Jinja's ``%(name)s``)."""
-    catalog = read_catalog(CATALOGS[code], code)
-    template = read_catalog(i18n.TRANSLATIONS / "messages.pot")
+def test_every_catalog_parses_is_complete_and_its_placeholders_agree(
+    code: str, domain: str
+) -> None:
+    """Issue 24's catalog check: every .po of every domain parses, has every message of its
+    template, no fuzzy or empty entry, the locale's plural rule (and as many forms), and each
+    msgstr the placeholders of its msgid (python-format and Jinja's ``%(name)s``, the
+    engine's ``{name}``)."""
+    catalog = read_catalog(CATALOGS[code, domain], code)
+    template = read_catalog(i18n.TRANSLATIONS / f"{domain}.pot")
     wanted = {message.id for message in template if message.id}
-    assert {message.id for message in catalog if message.id} == wanted, f"update: {REFRESH}"
+    refresh = DOMAINS[domain][1]
+    assert {message.id for message in catalog if message.id} == wanted, f"update: {refresh}"
     assert catalog.plural_forms == get_plural(code).plural_forms
     for message in catalog:
         if not message.id:
@@ -80,23 +98,33 @@ def test_every_catalog_parses_is_complete_and_its_placeholders_agree(code: str) 
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         assert all(strings), f"{code}: no translation of {message.id!r}"
+        if isinstance(message.id, tuple):
+            assert len(strings) == get_plural(code).num_plurals, f"{code}: {message.id!r}"
         expected = set().union(*(placeholders(text) for text in ids))
         for text in strings:
             assert placeholders(text) == expected, f"{code}: {text!r} for {message.id!r}"
     assert not list(catalog.check()), f"{code}: {list(catalog.check())}"
 
 
-def test_the_template_is_up_to_date_with_the_code() -> None:
-    """What ``pybabel extract -F babel.cfg`` finds in the code and templates is what
-    ``messages.pot`` holds (refresh it with the README's commands, ``REFRESH`` here)."""
-    with (ROOT / "babel.cfg").open() as config:
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_template_is_up_to_date_with_the_code(domain: str) -> None:
+    """What ``pybabel extract -F <map>`` finds in the code and templates is what the domain's
+    ``.pot`` holds (refresh it with the README's commands, ``DOMAINS`` here): ``babel.cfg``
+    for the service, ``babel-engine.cfg`` (``N_`` and ``Nn_:1,2`` over engine/) for the
+    engine."""
+    config_name, refresh = DOMAINS[domain]
+    with (ROOT / config_name).open() as config:
         method_map, options_map = parse_mapping_cfg(config)
     found = {
         message[2] if isinstance(message[2], str) else message[2][0]
         for message in extract_from_dir(str(ROOT), method_map, options_map)
     }
-    template = read_catalog(i18n.TRANSLATIONS / "messages.pot")
-    assert found == {message.id for message in template if message.id}, f"refresh: {REFRESH}"
+    template = read_catalog(i18n.TRANSLATIONS / f"{domain}.pot")
+    assert found == {
+        message.id if isinstance(message.id, str) else message.id[0]
+        for message in template
+        if message.id
+    }, f"refresh: {refresh}"
 
 
 def test_a_catalog_is_compiled_in_memory_and_english_translates_nothing() -> None:
@@ -114,11 +142,12 @@ def test_a_catalog_is_compiled_in_memory_and_english_translates_nothing() -> Non
 
 
 def test_translators_render_in_a_locale_for_the_engines_errors() -> None:
-    """``EngineError.render(translate, ntranslate)`` takes these: a msgid not in a catalog
-    stays English, in the right English plural form."""
+    """``EngineError.render(translate, ntranslate)`` takes these: one catalog holds both
+    domains (the service's and the engine's, merged); a msgid in none stays English, in the
+    right English plural form."""
     translate, ntranslate = i18n.translators("de")
     assert translate(language.HEADLINE) == "Sprache: %(language)s"
-    assert translate("{label} {text!r}: {reason}") == "{label} {text!r}: {reason}"
+    assert translate("illegal move") == "unzulässiger Zug"
     assert ntranslate("{n} stone", "{n} stones", 2) == "{n} stones"
 
 
@@ -136,8 +165,9 @@ def test_plural_forms_follow_the_locale() -> None:
     """With no translation, English's two forms; each catalog states its own rule."""
     assert i18n.ngettext("en", "%(num)s move", "%(num)s moves", 1) == "1 move"
     assert i18n.ngettext("pl", "%(num)s move", "%(num)s moves", 5) == "5 moves"
-    assert "nplurals=3" in read_catalog(CATALOGS["pl"], "pl").plural_forms
-    assert "nplurals=3" in read_catalog(CATALOGS["ru"], "ru").plural_forms
+    for domain in DOMAINS:
+        assert "nplurals=3" in read_catalog(CATALOGS["pl", domain], "pl").plural_forms
+        assert "nplurals=3" in read_catalog(CATALOGS["ru", domain], "ru").plural_forms
 
 
 def test_language_codes_and_names_are_read() -> None:
@@ -368,3 +398,163 @@ def test_through_the_smtp_listener_a_german_reply_gets_a_german_answer(
     answered = sink.latest(BOB)
     assert "Sprache auf Deutsch umgestellt" in text_of(answered)
     assert "Sprache: Deutsch" in str(answered["Subject"])
+
+
+# -- the engine's errors in the player's language -----------------------------------------------
+
+ENGLISH_PLACEHOLDER = re.compile(r"\{\w+(?:![rsa])?\}")
+ONE_ERROR_PER_GAME = {
+    "epaminondas": "a1-a5",  # too far for a phalanx of 2 (a plural form)
+    "anti-grid": "a1-a2",  # onto no point
+    "elasta": "0147265",  # seven chips: a counted reason joined with others
+    "elemento": "F@d4",  # a square of a colour the dice do not show
+    "nelaxtam": "1:a1",  # the invasion places all five troops (lists valid orders)
+}
+
+
+def engine_error(game: str, text: str) -> EngineError:
+    state = new_game(game).initial_state()
+    while not state.to_act:  # Elemento opens with its seating draw and the dice
+        state = state.apply_chance(state.chance_outcomes()[0]).state
+    with pytest.raises(EngineError) as raised:
+        state.play(state.to_act[0], state.parse(state.to_act[0], text))
+    return raised.value
+
+
+@pytest.mark.parametrize("game", ONE_ERROR_PER_GAME)
+@pytest.mark.parametrize("code", i18n.LANGUAGES)
+def test_an_error_of_each_game_renders_in_each_language(code: str, game: str) -> None:
+    """Every template the error asks for (frame, label, reason, the words inside) has a
+    translation; English stays the engine's text byte for byte; every other language differs
+    from it and fills every placeholder."""
+    error = engine_error(game, ONE_ERROR_PER_GAME[game])
+    catalog = i18n.translations(code)
+    asked: list[str] = []
+
+    def translate(msgid: str) -> str:
+        asked.append(msgid)
+        return catalog.ugettext(msgid)
+
+    def ntranslate(singular: str, plural: str, n: int) -> str:
+        asked.append(singular)
+        return catalog.ungettext(singular, plural, n)
+
+    rendered = error.render(translate, ntranslate)
+    assert rendered == error.render(*i18n.translators(code))
+    if code == i18n.DEFAULT:
+        assert rendered == str(error)
+        return
+    assert rendered != str(error), rendered
+    assert not ENGLISH_PLACEHOLDER.search(rendered), rendered
+    known = catalog._catalog  # type: ignore[attr-defined]
+    untranslated = [
+        msgid
+        for msgid in asked
+        if msgid not in known
+        and (msgid, 0) not in known
+        and not ENGLISH_PLACEHOLDER.fullmatch(msgid)  # "{item}": words, not a template
+    ]
+    assert not untranslated, untranslated
+    assert error.rule is None or error.rule in rendered
+
+
+@pytest.mark.parametrize("code", i18n.LANGUAGES)
+def test_the_valid_list_frames_agree_in_each_language(code: str) -> None:
+    """The mail gateway finds the engine's "Valid here: ..." tail by the words between the
+    message and the list: both frames (with and without "and N more") share them."""
+    translate, ntranslate = i18n.translators(code)
+    short = translate("{message}. Valid here: {shown}")
+    separator = short.split("{message}", 1)[1].split("{shown}", 1)[0]
+    for n in (1, 2, 5, 21):
+        long = ntranslate(
+            "{message}. Valid here: {shown} and {n} more",
+            "{message}. Valid here: {shown} and {n} more",
+            n,
+        )
+        assert long.startswith("{message}" + separator + "{shown}"), (code, long)
+
+
+def test_a_german_players_illegal_move_by_api_gets_the_german_message(
+    alice: Client, bob: Client
+) -> None:
+    """Issue 24: the engine's words in the caller's language; ``code`` and ``reason`` stay
+    the same in every language; a caller with no language gets English."""
+    data = {"game": "epaminondas", "seats": [alice.id, bob.id]}
+    game = alice.ok("POST", "/games", data, status=201)["game"]
+    path = f"/games/{game['id']}/moves"
+    english = alice.request("POST", path, json={"turn": 1, "text": "a1-a5"}).get_json()["error"]
+    assert english["message"] == (
+        "illegal move 'a1-a5': the 2 stones a1-a2 move at most 2 squares (EPA-5)"
+    )
+    alice.ok("PATCH", "/players/me", {"language": "de"})
+    response = alice.request("POST", path, json={"turn": 1, "text": "a1-a5"})
+    assert response.status_code == 422
+    error = response.get_json()["error"]
+    assert error["message"] == (
+        "unzulässiger Zug 'a1-a5': die 2 Steine a1-a2 ziehen höchstens 2 Felder (EPA-5)"
+    )
+    assert (error["code"], error["reason"]) == (english["code"], english["reason"])
+    assert error.get("rules") == english.get("rules")
+    alice.ok("PATCH", "/players/me", {"language": "ru"})
+    russian = alice.request("POST", path, json={"turn": 1, "text": "a1-a5"}).get_json()["error"]
+    assert "2 камня a1-a2 ходят не дальше чем на 2 клетки (EPA-5)" in russian["message"]
+
+
+def test_a_german_players_illegal_move_by_mail_is_answered_with_the_german_reason(
+    database: Database,
+) -> None:
+    """Through the gateway: Alice chose German; her illegal move's error reply quotes the
+    engine's reason in German, and a second error's "Valid here" list is given once."""
+    game_id, _, _ = make_game(database, game="epaminondas")
+    assert send(database, ALICE, "Sprache de", game_id) == "processed"
+    assert send(database, ALICE, "a1-a5", game_id) == "rejected"
+    text = " ".join(text_of(latest(database, ALICE, game_id)).split())
+    assert "unzulässiger Zug 'a1-a5': die 2 Steine a1-a2 ziehen höchstens 2 Felder (EPA-5)" in (
+        text
+    )
+    assert "the 2 stones" not in text
+
+
+def test_the_mail_gateway_keeps_one_valid_list_in_the_readers_language() -> None:
+    """Issue 21's one "Valid here" list, for errors in German too."""
+    from service.mail.gateway import _one_valid_list
+
+    first = "unzulässiger Zug 'x': nein. Hier gültig: a1-a2, b1-b2"
+    second = "unzulässiger Zug 'y': auch nicht. Hier gültig: a1-a2, b1-b2"
+    joined = _one_valid_list([first, second], "de")
+    assert joined.count("Hier gültig") == 1 and joined.endswith("Hier gültig: a1-a2, b1-b2")
+
+
+@pytest.mark.parametrize("code", i18n.LANGUAGES)
+def test_a_text_in_both_domains_is_translated_alike(code: str) -> None:
+    """The domains are merged into one catalog, so a msgid both hold ("none", "White") must
+    mean the same in both, or one would silently win."""
+    service = {m.id: m.string for m in read_catalog(CATALOGS[code, "messages"], code) if m.id}
+    engine = {m.id: m.string for m in read_catalog(CATALOGS[code, "engine"], code) if m.id}
+    differing = {key for key in service.keys() & engine.keys() if service[key] != engine[key]}
+    assert not differing, f"{code}: {sorted(map(str, differing))}"
+
+
+def test_a_conditional_moves_engine_error_is_in_the_players_language() -> None:
+    """``if X then Y`` lines wrap the engine's refusal in where it was found; the engine's
+    words follow the reader's language, and English is the message as before."""
+    from service import conditional
+    from service.errors import ServiceError
+
+    state = new_game("epaminondas").initial_state()
+    with pytest.raises(ServiceError) as raised:
+        conditional._apply(state, 0, "a1-a5", "line 1", "your answer")
+    error = raised.value
+    assert (
+        error.localized("en")
+        == error.message
+        == (
+            "line 1, your answer: illegal move 'a1-a5': the 2 stones a1-a2 move at most 2 squares "
+            "(EPA-5)"
+        )
+    )
+    assert error.localized("de") == (
+        "line 1, your answer: unzulässiger Zug 'a1-a5': die 2 Steine a1-a2 ziehen höchstens "
+        "2 Felder (EPA-5)"
+    )
+    assert error.code == "illegal_move"
