@@ -587,7 +587,7 @@ def league_round(session: Session, settings: Settings, game: Game) -> dict[str, 
     ``{"name", "round", "text": "Spring League, round 2", "url"}``, or None (issue 21, 7)."""
     from service.leagues.models import League, Pairing
 
-    cache = db.work_of(session).league_rounds
+    cache = db.work_of(session).league_rounds  # mostly read with the locked game
     if game.id not in cache:
         query = (
             select(League.id, League.name, Pairing.round)
@@ -595,17 +595,18 @@ def league_round(session: Session, settings: Settings, game: Game) -> dict[str, 
             .where(Pairing.game_id == game.id)
         )
         row = session.execute(query).first()
-        cache[game.id] = None
-        if row is not None:
-            name = " ".join(row.name.split())
-            cache[game.id] = {
-                "name": name,
-                "round": row.round,
-                "text": f"{name}, round {row.round}",
-                "url": f"{settings.public_url}/leagues/{row.id}",
-            }
-    found: dict[str, Any] | None = cache[game.id]
-    return found
+        cache[game.id] = None if row is None else (row.id, row.name, row.round)
+    found = cache[game.id]
+    if found is None:
+        return None
+    league_id, name, number = found
+    name = " ".join(name.split())
+    return {
+        "name": name,
+        "round": number,
+        "text": f"{name}, round {number}",
+        "url": f"{settings.public_url}/leagues/{league_id}",
+    }
 
 
 def play_url(settings: Settings, game: Game, reader: Player | None, seat: int | None) -> str | None:

@@ -35,7 +35,11 @@ from service.games.events import (
     TurnReady,
     TurnResolved,
 )
+from service.db import work_of
+from service.leagues.models import League, Pairing
 from service.models import (
+    ChainLink,
+    ConditionalMove,
     Game,
     GameStatus,
     LogEntry,
@@ -115,10 +119,21 @@ def roll_due(state: State, roll: Callable[[State], str | None]) -> tuple[State, 
 def lock_row(session: Session, game_id: int) -> Game:
     """The game row locked for this transaction and freshly read, with its open turn, seats,
     seated players and their addresses and vacations, in one statement (a game has a few
-    seats, a player one or two addresses and vacations: the joined rows stay few)."""
-    game: Game | None = session.scalars(_locking(game_id)).unique().one_or_none()
-    if game is None:
+    seats, a player one or two addresses and vacations: the joined rows stay few).
+
+    The same statement reads what the game's consequences would each read again (issue 23)
+    and keeps it on the unit of work (:class:`service.db.Work`): the chain's head, the
+    league round the game is played in, and whether it has active conditional moves."""
+    row = session.execute(_locking(game_id)).unique().one_or_none()
+    if row is None:
         raise NotFound(f"there is no game {game_id}")
+    game: Game = row.Game
+    work = work_of(session)
+    head = None if row.head_number is None else (row.head_number, row.head_hash)
+    work.chain_heads[game.id] = head
+    league = None if row.league_id is None else (row.league_id, row.league_name, row.round)
+    work.league_rounds[game.id] = league
+    work.conditionals[game.id] = bool(row.conditionals)
     return game
 
 
@@ -131,10 +146,34 @@ _step_count = (
 )
 
 
+def _head_column(column: Any, label: str) -> Any:
+    newest = select(column).where(ChainLink.game_id == Game.id).order_by(ChainLink.number.desc())
+    return newest.limit(1).correlate(Game).scalar_subquery().label(label)
+
+
+_conditionals = (
+    select(ConditionalMove.id)
+    .where(ConditionalMove.game_id == Game.id, ConditionalMove.status == "active")
+    .correlate(Game)
+    .exists()
+    .label("conditionals")
+)  # "active": service.conditional.ACTIVE (which builds on this module)
+
+
 def _locking(game_id: int) -> Select[Any]:
     player = joinedload(Game.seats).joinedload(Seat.player)
     return (
-        select(Game)
+        select(
+            Game,
+            _head_column(ChainLink.number, "head_number"),
+            _head_column(ChainLink.hash, "head_hash"),
+            League.id.label("league_id"),
+            League.name.label("league_name"),
+            Pairing.round,
+            _conditionals,
+        )
+        .outerjoin(Pairing, Pairing.game_id == Game.id)
+        .outerjoin(League, League.id == Pairing.league_id)
         .where(Game.id == game_id)
         .options(
             with_expression(Game.steps_taken, _step_count),
