@@ -92,7 +92,7 @@ def link_hash(number: int, prev: str, kind: str, data: Mapping[str, Any]) -> str
 # -- writing ------------------------------------------------------------------------------
 
 
-def head_query(game_id: Any) -> Select[tuple[int, str]]:
+def head_query(game_id: Any) -> Select[int, str]:
     """The newest link's number and hash (``game_id``: an id, or a column to correlate)."""
     query = select(ChainLink.number, ChainLink.hash).where(ChainLink.game_id == game_id)
     return query.order_by(ChainLink.number.desc()).limit(1)
@@ -116,7 +116,8 @@ def append(session: Session, game: Game, kind: str, data: Mapping[str, Any]) -> 
     """Add one link after the newest; the game row is locked by the caller."""
     head = _head(session, game)
     if head is None and kind != "start":
-        head = started(session, game)
+        started(session, game)
+        head = _head(session, game)
     number, prev = (0, GENESIS) if head is None else (head[0] + 1, head[1])
     body = {"turn": game.turn, **data} if kind != "start" else dict(data)
     link = ChainLink(

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, joinedload, with_expression
 import engine
 from engine import EngineError, Event, Outcome, State
 from service import clock, receipts
+from service.db import work_of
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, from_engine
 from service.games.events import (
     DeadlineChanged,
@@ -35,7 +36,6 @@ from service.games.events import (
     TurnReady,
     TurnResolved,
 )
-from service.db import work_of
 from service.leagues.models import League, Pairing
 from service.models import (
     ChainLink,
@@ -94,7 +94,18 @@ def seated(game: Game, player: Player) -> int:
 
 
 def current_turn(session: Session, game: Game) -> Turn | None:
+    """The row of the game's turn: the one read with the locked game or opened since, if this
+    unit of work has it (``db.Work.turns``), else read."""
+    known: Turn | None = work_of(session).turns.get((game.id, game.turn))
+    if known is not None:
+        return known
     return session.scalar(select(Turn).where(Turn.game_id == game.id, Turn.number == game.turn))
+
+
+def keep_turn(session: Session, turn: Turn | None) -> None:
+    """Remember a turn row this unit of work read or opened (``db.Work.turns``)."""
+    if turn is not None:
+        work_of(session).turns[(turn.game_id, turn.number)] = turn
 
 
 def losing(game: Game, seat: int, reason: str) -> Outcome:
@@ -134,6 +145,7 @@ def lock_row(session: Session, game_id: int) -> Game:
     league = None if row.league_id is None else (row.league_id, row.league_name, row.round)
     work.league_rounds[game.id] = league
     work.conditionals[game.id] = bool(row.conditionals)
+    keep_turn(session, game.open_turn)
     return game
 
 
