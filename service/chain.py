@@ -98,9 +98,23 @@ def head_query(game_id: Any) -> Select[int, str]:
     return query.order_by(ChainLink.number.desc()).limit(1)
 
 
+def read_head(session: Session, game: Game, *also: Any) -> Any:
+    """Read the game's newest link into the unit of work (:func:`_head`), with the scalar
+    columns ``also`` in the same statement; returns the row (``.number``, ``.hash``, then
+    ``also``'s labels); one statement, after the game's lock."""
+    number = head_query(game.id).with_only_columns(ChainLink.number).scalar_subquery()
+    digest = head_query(game.id).with_only_columns(ChainLink.hash).scalar_subquery()
+    row = session.execute(select(number.label("number"), digest.label("hash"), *also)).one()
+    db.work_of(session).chain_heads[game.id] = (
+        None if row.number is None else (row.number, row.hash)
+    )
+    return row
+
+
 def _head(session: Session, game: Game) -> tuple[int, str] | None:
-    """The newest link's number and hash: as read with the locked game (or read now), and
-    kept as links are appended, so a unit of work reads it at most once (issue 23)."""
+    """The newest link's number and hash, read once per unit of work (after the game's lock:
+    read with it, it could be older than a link appended while we waited for the lock) and
+    kept as links are appended (issue 23)."""
     heads = db.work_of(session).chain_heads
     if game.id not in heads:
         row = session.execute(head_query(game.id)).first()

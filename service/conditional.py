@@ -298,7 +298,7 @@ def after_step(session: Session, game: Game, now: datetime) -> None:
     """After a move was applied: play every answer now due, cancel trees it does not match.
 
     Runs until no answer is due (an answer may meet the other player's tree in turn).
-    Nothing to read when the locked game was read without any (``db.Work.conditionals``).
+    Nothing to read when the game was read without any (``db.Work.conditionals``).
     """
     if db.work_of(session).conditionals.get(game.id) is False:
         return

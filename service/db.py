@@ -111,12 +111,12 @@ class Work(Session):
     ``league_rounds``: game id -> its league's id and name and the round, or None: read with
     the locked game (``games.aggregate.lock_row``) or by ``notify.league_round``.
     ``chain_heads``: game id -> its newest chain link's number and hash, or None before any:
-    read with the locked game, kept by ``service.chain`` as it appends (issue 23).
+    read once, after the game is locked, and kept by ``service.chain`` as it appends.
+    ``conditionals``: game id -> whether it may have active conditional moves: read with the
+    chain's head (``games.consequences``), set when one is added (``service.conditional``).
     ``turns``: (game id, number) -> the turn row read with the locked game, or opened by it
     (``service.games``): the open turn's deadline and the last move's board are read from
     these rather than again (issue 23).
-    ``conditionals``: game id -> whether it may have active conditional moves: read with the
-    locked game, set when one is added (``service.conditional``).
     ``outbox_batch``: while not None, the outbox rows written but not yet inserted, to insert
     in one statement (``notify``'s mails of one event, issue 23).
     ``last_moves``: (game id, turn, status) -> the last move's line and squares
@@ -132,8 +132,8 @@ class Work(Session):
         self.gathering: list[Any] | None = None
         self.league_rounds: dict[int, tuple[int, str, int] | None] = {}
         self.chain_heads: dict[int, tuple[int, str] | None] = {}
-        self.conditionals: dict[int, bool] = {}
         self.turns: dict[tuple[int, int], Any] = {}
+        self.conditionals: dict[int, bool] = {}
         self.outbox_batch: list[Any] | None = None
         self.last_moves: dict[tuple[int, int, str], tuple[str | None, list[str]]] = {}
         self.scenes: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
@@ -146,8 +146,8 @@ def _forget_rows_read(session: Session, *rest: Any) -> None:
     if isinstance(session, Work):
         session.league_rounds.clear()
         session.chain_heads.clear()
-        session.conditionals.clear()
         session.turns.clear()
+        session.conditionals.clear()
         session.last_moves.clear()
         session.scenes.clear()
 

@@ -38,8 +38,6 @@ from service.games.events import (
 )
 from service.leagues.models import League, Pairing
 from service.models import (
-    ChainLink,
-    ConditionalMove,
     Game,
     GameStatus,
     LogEntry,
@@ -132,19 +130,18 @@ def lock_row(session: Session, game_id: int) -> Game:
     seated players and their addresses and vacations, in one statement (a game has a few
     seats, a player one or two addresses and vacations: the joined rows stay few).
 
-    The same statement reads what the game's consequences would each read again (issue 23)
-    and keeps it on the unit of work (:class:`service.db.Work`): the chain's head, the
-    league round the game is played in, and whether it has active conditional moves."""
+    The same statement reads the league round the game is played in, which its mails show,
+    and keeps it on the unit of work (:class:`service.db.Work`; issue 23): the pairing is
+    written with the game, so it cannot be newer than this statement's snapshot. Rows that
+    another transaction may have written under this lock while we waited for it (the chain's
+    head, conditional moves) are not read here: on PostgreSQL a row locked after a wait is
+    the newest, but the statement's other rows are as of its start."""
     row = session.execute(_locking(game_id)).unique().one_or_none()
     if row is None:
         raise NotFound(f"there is no game {game_id}")
     game: Game = row.Game
-    work = work_of(session)
-    head = None if row.head_number is None else (row.head_number, row.head_hash)
-    work.chain_heads[game.id] = head
     league = None if row.league_id is None else (row.league_id, row.league_name, row.round)
-    work.league_rounds[game.id] = league
-    work.conditionals[game.id] = bool(row.conditionals)
+    work_of(session).league_rounds[game.id] = league
     keep_turn(session, game.open_turn)
     return game
 
@@ -158,32 +155,10 @@ _step_count = (
 )
 
 
-def _head_column(column: Any, label: str) -> Any:
-    newest = select(column).where(ChainLink.game_id == Game.id).order_by(ChainLink.number.desc())
-    return newest.limit(1).correlate(Game).scalar_subquery().label(label)
-
-
-_conditionals = (
-    select(ConditionalMove.id)
-    .where(ConditionalMove.game_id == Game.id, ConditionalMove.status == "active")
-    .correlate(Game)
-    .exists()
-    .label("conditionals")
-)  # "active": service.conditional.ACTIVE (which builds on this module)
-
-
-def _locking(game_id: int) -> Select[Any]:
+def _locking(game_id: int) -> Select[Game, int, str, int]:
     player = joinedload(Game.seats).joinedload(Seat.player)
     return (
-        select(
-            Game,
-            _head_column(ChainLink.number, "head_number"),
-            _head_column(ChainLink.hash, "head_hash"),
-            League.id.label("league_id"),
-            League.name.label("league_name"),
-            Pairing.round,
-            _conditionals,
-        )
+        select(Game, League.id.label("league_id"), League.name.label("league_name"), Pairing.round)
         .outerjoin(Pairing, Pairing.game_id == Game.id)
         .outerjoin(League, League.id == Pairing.league_id)
         .where(Game.id == game_id)

@@ -25,10 +25,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service import chain, notify, reader, receipts
-from service.db import enqueue
+from service.db import enqueue, work_of
 from service.games import queries
 from service.games.events import (
     DeadlineChanged,
@@ -42,7 +43,7 @@ from service.games.events import (
     TurnReady,
     TurnResolved,
 )
-from service.models import Game, ResolvedBy
+from service.models import ConditionalMove, Game, ResolvedBy
 from service.tasks import Task
 
 RESOLVE_TASK = Task.RESOLVE_TURN
@@ -104,7 +105,22 @@ def _chain(session: Session, game: Game, events: Sequence[GameEvent]) -> None:
                 )
             )
     if links:
+        _read_once(session, game)
         chain.append_all(session, game, links)
+
+
+def _read_once(session: Session, game: Game) -> None:
+    """The chain's head and whether the game has active conditional moves, in one statement
+    (issue 23). Read now, not with the game's lock: another transaction may have written
+    either while we waited for the lock, which that statement's snapshot does not show."""
+    work = work_of(session)
+    if game.id in work.chain_heads:
+        return
+    pending = select(ConditionalMove.id).where(
+        ConditionalMove.game_id == game.id, ConditionalMove.status == "active"
+    )  # "active": service.conditional.ACTIVE (which builds on games)
+    row = chain.read_head(session, game, pending.exists().label("conditionals"))
+    work.conditionals[game.id] = bool(row.conditionals)
 
 
 def _last_move(session: Session, game: Game, events: Sequence[GameEvent]) -> None:
