@@ -57,12 +57,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
 import engine
 from engine import EngineError, State
 from engine import dice as fair_dice
+from service import db
 from service.models import ChainLink, Game
 from service.receipts import receipt
 
@@ -91,17 +92,47 @@ def link_hash(number: int, prev: str, kind: str, data: Mapping[str, Any]) -> str
 # -- writing ------------------------------------------------------------------------------
 
 
-def _head(session: Session, game: Game) -> ChainLink | None:
-    query = select(ChainLink).where(ChainLink.game_id == game.id)
-    return session.scalar(query.order_by(ChainLink.number.desc()).limit(1))
+def head_query(game_id: Any) -> Select[int, str]:
+    """The newest link's number and hash (``game_id``: an id, or a column to correlate)."""
+    query = select(ChainLink.number, ChainLink.hash).where(ChainLink.game_id == game_id)
+    return query.order_by(ChainLink.number.desc()).limit(1)
+
+
+def read_head(session: Session, game: Game, *also: Any) -> Any:
+    """Read the game's newest link into the unit of work (:func:`_head`), with the scalar
+    columns ``also`` in the same statement; returns the row (``.number``, ``.hash``, then
+    ``also``'s labels); one statement, after the game's lock."""
+    number = head_query(game.id).with_only_columns(ChainLink.number).scalar_subquery()
+    digest = head_query(game.id).with_only_columns(ChainLink.hash).scalar_subquery()
+    row = session.execute(select(number.label("number"), digest.label("hash"), *also)).one()
+    db.work_of(session).chain_heads[game.id] = (
+        None if row.number is None else (row.number, row.hash)
+    )
+    return row
+
+
+def _head(session: Session, game: Game) -> tuple[int, str] | None:
+    """The newest link's number and hash, read once per unit of work (after the game's lock:
+    read with it, it could be older than a link appended while we waited for the lock) and
+    kept as links are appended (issue 23)."""
+    heads = db.work_of(session).chain_heads
+    if game.id not in heads:
+        row = session.execute(head_query(game.id)).first()
+        heads[game.id] = None if row is None else (row.number, row.hash)
+    return heads[game.id]
+
+
+def _keep_head(session: Session, link: ChainLink) -> None:
+    db.work_of(session).chain_heads[link.game_id] = (link.number, link.hash)
 
 
 def append(session: Session, game: Game, kind: str, data: Mapping[str, Any]) -> ChainLink:
     """Add one link after the newest; the game row is locked by the caller."""
     head = _head(session, game)
     if head is None and kind != "start":
-        head = started(session, game)
-    number, prev = (0, GENESIS) if head is None else (head.number + 1, head.hash)
+        started(session, game)
+        head = _head(session, game)
+    number, prev = (0, GENESIS) if head is None else (head[0] + 1, head[1])
     body = {"turn": game.turn, **data} if kind != "start" else dict(data)
     link = ChainLink(
         game_id=game.id,
@@ -113,6 +144,7 @@ def append(session: Session, game: Game, kind: str, data: Mapping[str, Any]) -> 
     )
     session.add(link)
     session.flush()
+    _keep_head(session, link)
     return link
 
 
@@ -142,7 +174,7 @@ def append_all(
     """Add links after the newest, in order, reading the head once and flushing nothing
     (a step's links go in with the rest of its rows). ``turn`` defaults to the game's."""
     head = _head(session, game)
-    number, prev = (0, GENESIS) if head is None else (head.number + 1, head.hash)
+    number, prev = (0, GENESIS) if head is None else (head[0] + 1, head[1])
     rows = []
     for kind, data in links:
         body = {"turn": game.turn, **data} if kind != "start" else dict(data)
@@ -152,6 +184,8 @@ def append_all(
         )
         number, prev = number + 1, digest
     session.add_all(rows)
+    if rows:
+        _keep_head(session, rows[-1])
 
 
 def adopt(session: Session, game: Game, links: Sequence[Mapping[str, Any]]) -> None:
@@ -168,6 +202,7 @@ def adopt(session: Session, game: Game, links: Sequence[Mapping[str, Any]]) -> N
             )
         )
     session.flush()
+    db.work_of(session).chain_heads.pop(game.id, None)  # read again when next needed
 
 
 def end_data(game: Game, by: str, result: Mapping[str, Any]) -> dict[str, Any]:
@@ -186,7 +221,7 @@ def director_data(actor: str, action: str, detail: Any) -> dict[str, Any]:
 def head_line(session: Session, game: Game) -> str | None:
     """``chain #N <hash>`` of the newest link, for the mail footer; None before any."""
     head = _head(session, game)
-    return None if head is None else f"chain #{head.number} {head.hash}"
+    return None if head is None else f"chain #{head[0]} {head[1]}"
 
 
 def export(session: Session, game: Game) -> list[dict[str, Any]]:

@@ -44,7 +44,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import EngineError, Event, NotationError, State
-from service import games
+from service import db, games
 from service.errors import BadRequest, Conflict, Forbidden, ServiceError, Unprocessable, from_engine
 from service.models import ConditionalMove, Game, GameStatus, Player, Step, utcnow
 
@@ -157,6 +157,7 @@ def set_tree(
             turn=game.turn,
         )
     )
+    db.work_of(session).conditionals[game.id] = True
     session.flush()
     return own(session, game, player) or {}
 
@@ -303,7 +304,10 @@ def after_step(session: Session, game: Game, now: datetime) -> None:
     """After a move was applied: play every answer now due, cancel trees it does not match.
 
     Runs until no answer is due (an answer may meet the other player's tree in turn).
+    Nothing to read when the game was read without any (``db.Work.conditionals``).
     """
+    if db.work_of(session).conditionals.get(game.id) is False:
+        return
     for _ in range(2 * MAX_DEPTH * max(1, game.players) + 2):
         if not _fire_one(session, game, now):
             return

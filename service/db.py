@@ -108,7 +108,15 @@ class Work(Session):
     ``queued``: tasks to send once the transaction commits (:func:`enqueue`).
     ``gathering``: while not None, the game mails held for one mail per reader and game
     (``service.notify.gather``/``release``; its items are ``notify``'s pending mails).
-    ``league_rounds``: game id -> its league and round, or None (``notify.league_round``).
+    ``league_rounds``: game id -> its league's id and name and the round, or None: read with
+    the locked game (``games.aggregate.lock_row``) or by ``notify.league_round``.
+    ``chain_heads``: game id -> its newest chain link's number and hash, or None before any:
+    read once, after the game is locked, and kept by ``service.chain`` as it appends.
+    ``conditionals``: game id -> whether it may have active conditional moves: read with the
+    chain's head (``games.consequences``), set when one is added (``service.conditional``).
+    ``turns``: (game id, number) -> the turn row read with the locked game, or opened by it
+    (``service.games``): the open turn's deadline and the last move's board are read from
+    these rather than again (issue 23).
     ``outbox_batch``: while not None, the outbox rows written but not yet inserted, to insert
     in one statement (``notify``'s mails of one event, issue 23).
     ``last_moves``: (game id, turn, status) -> the last move's line and squares
@@ -122,10 +130,26 @@ class Work(Session):
         self.database = database
         self.queued: list[tuple[str, tuple[Any, ...]]] = []
         self.gathering: list[Any] | None = None
-        self.league_rounds: dict[int, dict[str, Any] | None] = {}
+        self.league_rounds: dict[int, tuple[int, str, int] | None] = {}
+        self.chain_heads: dict[int, tuple[int, str] | None] = {}
+        self.turns: dict[tuple[int, int], Any] = {}
+        self.conditionals: dict[int, bool] = {}
         self.outbox_batch: list[Any] | None = None
         self.last_moves: dict[tuple[int, int, str], tuple[str | None, list[str]]] = {}
         self.scenes: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+
+
+@event.listens_for(Work, "after_soft_rollback")
+@event.listens_for(Work, "after_commit")
+def _forget_rows_read(session: Session, *rest: Any) -> None:
+    """What was read with a locked game holds only while its transaction (or savepoint) does."""
+    if isinstance(session, Work):
+        session.league_rounds.clear()
+        session.chain_heads.clear()
+        session.turns.clear()
+        session.conditionals.clear()
+        session.last_moves.clear()
+        session.scenes.clear()
 
 
 def work_of(session: Session) -> Work:

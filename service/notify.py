@@ -41,11 +41,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import parseaddr
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NamedTuple, ParamSpec, TypeVar
 
 from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, make_transient_to_detached
 
 import engine
 from engine import Event, State
@@ -58,7 +59,7 @@ from service.mail.calendar import deadline_event
 from service.mail.links import settings_token
 from service.mail.play_links import play_token
 from service.mail.render import KINDS, duration, render_email, render_subject
-from service.models import Game, Order, Outbox, Player, Turn, utcnow
+from service.models import Game, Order, OrderStatus, Outbox, Player, Turn, utcnow
 from service.reader import drawn_view, forfeit_lines, scene_of, seen_by
 from service.tasks import Task
 
@@ -156,10 +157,11 @@ def _write(
     answering = in_reply_to is not None or kind in ANSWERS
     if not address or (player is not None and player.notify == "none" and not answering):
         return None
+    batch = db.work_of(session).outbox_batch
     if key is not None:
-        waiting = db.work_of(session).outbox_batch or []
-        existing = next((row for row in waiting if row.key == key), None)
-        existing = existing or session.scalar(select(Outbox).where(Outbox.key == key))
+        existing: Outbox | None = next((row for row in batch or () if row.key == key), None)
+        if existing is None and batch is None:  # a batch skips the keys the outbox holds
+            existing = session.scalar(select(Outbox).where(Outbox.key == key))
         if existing is not None:
             return existing
     settings = settings_of(session)
@@ -195,11 +197,10 @@ def _write(
     )
     if player is not None and player.notify == "digest" and kind in DIGESTED and not answering:
         row.kind = HELD + kind
-    session.add(row)
-    batch = db.work_of(session).outbox_batch
     if batch is not None:  # inserted with the event's other mails (:func:`one_insert`)
         batch.append(row)
     else:
+        session.add(row)
         _inserted(session, [row])
     return row
 
@@ -207,7 +208,10 @@ def _write(
 @contextmanager
 def one_insert(session: Session) -> Iterator[None]:
     """The mails written inside go into the outbox in one INSERT at the end (one statement
-    for every seat's mail of a turn, not a flush per row); their send tasks are queued then."""
+    for every seat's mail of a turn, not a flush per row); their send tasks are queued then.
+    A mail whose key the outbox already holds is not written again: the INSERT skips it
+    (``ON CONFLICT DO NOTHING``) rather than each key being looked up first (issue 23). A
+    mail written inside returns its new row even when the INSERT then skips it."""
     work = db.work_of(session)
     if work.outbox_batch is not None:
         yield
@@ -220,7 +224,7 @@ def one_insert(session: Session) -> Iterator[None]:
         rows = work.outbox_batch
     finally:
         work.outbox_batch = None
-    _inserted(session, rows)
+    _inserted(session, _unless_written(session, rows))
 
 
 def inserted_together(act: Callable[P, T]) -> Callable[P, T]:
@@ -234,6 +238,44 @@ def inserted_together(act: Callable[P, T]) -> Callable[P, T]:
             return act(*args, **kwargs)
 
     return together
+
+
+def _unless_written(session: Session, rows: Sequence[Outbox]) -> list[Outbox]:
+    """``rows`` in the session, those with a key the outbox does not hold yet inserted now
+    in one ``INSERT .. ON CONFLICT (key) DO NOTHING`` (and the others dropped), those
+    without a key added to be inserted by the next flush."""
+    keyed = [row for row in rows if row.key is not None]
+    dialect = session.get_bind().dialect.name
+    inserts: dict[str, Callable[..., Any]] = {
+        "postgresql": postgresql.insert,
+        "sqlite": sqlite.insert,
+    }
+    insert = inserts.get(dialect)
+    if insert is None:  # another database: each key looked up
+        keyed = []
+        rows = [row for row in rows if row.key is None or not _key_written(session, row.key)]
+    session.add_all(row for row in rows if row.key is None or insert is None)
+    if not keyed or insert is None:
+        return list(rows)
+    session.flush()  # a row written earlier in this transaction is a conflict too
+    columns = [column.key for column in Outbox.__table__.columns if column.key != "id"]
+    statement = (
+        insert(Outbox)
+        .values([{column: getattr(row, column) for column in columns} for row in keyed])
+        .on_conflict_do_nothing(index_elements=[Outbox.key])
+        .returning(Outbox.id, Outbox.key)
+    )
+    ids = {key: row_id for row_id, key in session.execute(statement)}
+    for row in keyed:
+        if row.key in ids:
+            row.id = ids[row.key]
+            make_transient_to_detached(row)  # as if read back: nothing more to write
+            session.add(row)
+    return [row for row in rows if row.key is None or row.key in ids]
+
+
+def _key_written(session: Session, key: str) -> bool:
+    return session.scalar(select(Outbox.id).where(Outbox.key == key)) is not None
 
 
 def _inserted(session: Session, rows: Sequence[Outbox]) -> None:
@@ -628,7 +670,7 @@ def league_round(session: Session, settings: Settings, game: Game) -> dict[str, 
     ``{"name", "round", "text": "Spring League, round 2", "url"}``, or None (issue 21, 7)."""
     from service.leagues.models import League, Pairing
 
-    cache = db.work_of(session).league_rounds
+    cache = db.work_of(session).league_rounds  # mostly read with the locked game
     if game.id not in cache:
         query = (
             select(League.id, League.name, Pairing.round)
@@ -636,17 +678,18 @@ def league_round(session: Session, settings: Settings, game: Game) -> dict[str, 
             .where(Pairing.game_id == game.id)
         )
         row = session.execute(query).first()
-        cache[game.id] = None
-        if row is not None:
-            name = " ".join(row.name.split())
-            cache[game.id] = {
-                "name": name,
-                "round": row.round,
-                "text": f"{name}, round {row.round}",
-                "url": f"{settings.public_url}/leagues/{row.id}",
-            }
-    found: dict[str, Any] | None = cache[game.id]
-    return found
+        cache[game.id] = None if row is None else (row.id, row.name, row.round)
+    found = cache[game.id]
+    if found is None:
+        return None
+    league_id, name, number = found
+    name = " ".join(name.split())
+    return {
+        "name": name,
+        "round": number,
+        "text": f"{name}, round {number}",
+        "url": f"{settings.public_url}/leagues/{league_id}",
+    }
 
 
 def play_url(settings: Settings, game: Game, reader: Player | None, seat: int | None) -> str | None:
@@ -677,6 +720,10 @@ def open_deadline(session: Session, game: Game) -> datetime | None:
     """The deadline of the game's open turn (None once it is over)."""
     if game.status != "active":
         return None
+    turn = db.work_of(session).turns.get((game.id, game.turn))  # the locked game's, if known
+    if turn is not None:
+        deadline: datetime | None = turn.deadline if turn.resolved_at is None else None
+        return deadline
     query = select(Turn.deadline).where(
         Turn.game_id == game.id, Turn.number == game.turn, Turn.resolved_at.is_(None)
     )
@@ -750,9 +797,26 @@ def started(session: Session, game: Game) -> None:
         )
 
 
+class OrderSeen(NamedTuple):
+    """An order row of a turn as :func:`turn_result` reads it, when the unit of work that
+    resolved the turn knows it from its events (``games.consequences``), not read back."""
+
+    seat: int
+    parsed: str
+    channel: str
+    status: str
+    receipt: str | None = None
+    receipt_salt: str | None = None
+
+
 @inserted_together
 def turn_result(
-    session: Session, game: Game, state: State, events: Sequence[Event], turn: int
+    session: Session,
+    game: Game,
+    state: State,
+    events: Sequence[Event],
+    turn: int,
+    known: Sequence[OrderSeen] | None = None,
 ) -> None:
     """Tell every seat what turn ``turn`` brought, each through their own view.
 
@@ -760,18 +824,17 @@ def turn_result(
     supplied. Moves: ``opponent_moved`` to the others; to the mover as they chose
     (``Player.own_copy``): ``turn_resolved`` (full), ``move_receipt`` (short) or nothing. A
     conditional move the service played for them is news to its author: always the full mail.
+
+    ``known``: the turn's order rows (played, default, revealed), when the caller knows them
+    all; else they are read, in one statement.
     """
     told = [event.to_json() for event in events]
-    orders = session.scalars(
-        select(Order).where(
-            Order.game_id == game.id,
-            Order.turn == turn,
-            Order.status.in_(("played", "default")),
-        )
-    ).all()
+    orders: Sequence[Order | OrderSeen] = (
+        known if known is not None else _orders_of(session, game, turn)
+    )
     defaults = {order.seat: order.parsed for order in orders if order.status == "default"}
     played = next((order for order in orders if order.status == "played"), None)
-    sealed = receipts.revealed(session, game, turn, state.game.seat_names)
+    sealed = receipts.revealed_of(game, turn, state.game.seat_names, orders)
     for seat in game.seats:
         context: dict[str, Any] = {"turn": turn, "events": told, "receipts": sealed}
         kind = "turn_resolved"
@@ -790,6 +853,16 @@ def turn_result(
             kind, context = "move_receipt", {"turn": turn, "move": played.parsed}
         key = f"turn:{game.id}:{turn}:{seat.seat}"
         queue_mail(session, kind=kind, to=seat.player, game=game, context=context, key=key)
+
+
+def _orders_of(session: Session, game: Game, turn: int) -> Sequence[Order]:
+    """The order rows of a resolved turn its mail tells of: the move played, or the orders
+    revealed and the defaults the deadline supplied."""
+    shown = (OrderStatus.PLAYED, OrderStatus.DEFAULT, receipts.REVEALED)
+    query = select(Order).where(
+        Order.game_id == game.id, Order.turn == turn, Order.status.in_(shown)
+    )
+    return session.scalars(query.order_by(Order.seat, Order.id)).all()
 
 
 def your_turn(session: Session, game: Game, player: Player, deadline: datetime) -> None:

@@ -123,21 +123,47 @@ def _last_move(session: Session, game: Game, state: State) -> tuple[str | None, 
         .where(Step.game_id == game.id, Step.turn == number, Step.kind == "move")
         .order_by(Step.number)
     ).all()
-    names = state.game.seat_names
-    moves = "; ".join(
-        f"{names[step.seat]} {step.text}" if step.seat is not None else step.text for step in steps
-    )
-    text = f"Last move (turn {number}): {moves}"
     turns = session.scalars(
         select(Turn).where(Turn.game_id == game.id, Turn.number.in_((number, number + 1)))
     ).all()
     before = next((turn for turn in turns if turn.number == number), None)
     after = next((turn for turn in turns if turn.number == number + 1), None)
+    new_state = engine.state_from_json(after.state) if after is not None else state
+    moves = [(step.seat, step.text) for step in steps]
+    return _move_lines(state, number, moves, before, new_state)
+
+
+def _move_lines(
+    state: State,
+    number: int,
+    moves: Sequence[tuple[int | None, str]],
+    before: Turn | None,
+    new_state: State,
+) -> tuple[str | None, list[str]]:
+    names = state.game.seat_names
+    text = "; ".join(f"{names[seat]} {move}" if seat is not None else move for seat, move in moves)
+    text = f"Last move (turn {number}): {text}"
     if before is None:
         return text, []
     old = engine.state_from_json(before.state).grid(None)
-    new_state = engine.state_from_json(after.state) if after is not None else state
     return text, changed_squares(old, new_state.grid(None))
+
+
+def moved(
+    session: Session, game: Game, number: int, moves: Sequence[tuple[int | None, str]]
+) -> None:
+    """What :func:`last_move` says after this unit of work played turn ``number`` of ``game``
+    (``moves``: its move steps' seats and texts, in order), worked out from the rows it holds
+    rather than read again (issue 23); the turn's row must be at hand (``db.Work.turns``), or
+    it is read when needed."""
+    work = db.work_of(session)
+    before = work.turns.get((game.id, number))
+    if before is None or not moves or game.state is None:
+        return
+    state = engine.state_from_json(game.state)  # the turn after's state, or the final one
+    work.last_moves[(game.id, game.turn, game.status)] = _move_lines(
+        state, number, moves, before, state
+    )
 
 
 def offer_lines(game: Game, state: State, seat: int | None) -> list[str]:

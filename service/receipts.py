@@ -18,9 +18,10 @@ import email
 import email.policy
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -58,6 +59,36 @@ def revealed(session: Session, game: Game, turn: int, names: tuple[str, ...]) ->
         .where(Order.receipt.is_not(None), Order.receipt_salt.is_not(None))
         .order_by(Order.seat)
     ).all()
+    return revealed_of(game, turn, names, orders)
+
+
+class OrderLike(Protocol):
+    @property
+    def seat(self) -> int: ...
+    @property
+    def parsed(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def receipt(self) -> str | None: ...
+    @property
+    def receipt_salt(self) -> str | None: ...
+
+
+def revealed_of(
+    game: Game, turn: int, names: tuple[str, ...], rows: Sequence[OrderLike]
+) -> dict[str, Any]:
+    """:func:`revealed` from the turn's order rows at hand (of any status)."""
+    orders = sorted(
+        (
+            order
+            for order in rows
+            if order.status == REVEALED
+            and order.receipt is not None
+            and order.receipt_salt is not None
+        ),
+        key=lambda order: order.seat,
+    )
     return {
         "game_id": game.id,
         "turn": turn,

@@ -45,6 +45,7 @@ from service.games.aggregate import (
     dice,
     game_over,
     has_dice,
+    keep_turn,
     lock_row,
     result_text,
     seat_of,
@@ -146,6 +147,7 @@ def apply(
     session: Session, aggregate: LockedGame, events: Sequence[GameEvent], now: datetime
 ) -> Game:
     """Hand what the aggregate did to its consumers (chain, mail, leagues, conditional moves)."""
+    keep_turn(session, aggregate.turn)  # the turn it opened, which the mails show
     hand_off(session, aggregate.game, events, now)
     return aggregate.game
 
@@ -270,6 +272,7 @@ def answer(session: Session, game: Game, seat: int, text: str, now: datetime, no
     aggregate = LockedGame(session, game)
     player = game.seats[seat].player
     events = aggregate.play(seat, player, text, "conditional", now, note)
+    keep_turn(session, aggregate.turn)
     hand_off(session, game, events, now, answers=False)
     return game
 

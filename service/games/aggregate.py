@@ -21,6 +21,7 @@ import engine
 import service.games.stepping as stepping  # not via the package, which imports this module
 from engine import EngineError, Event, Outcome, State
 from service import clock, receipts
+from service.db import work_of
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, from_engine
 from service.games.events import (
     DeadlineChanged,
@@ -38,6 +39,7 @@ from service.games.events import (
     TurnReady,
     TurnResolved,
 )
+from service.leagues.models import League, Pairing
 from service.models import (
     Game,
     GameStatus,
@@ -93,7 +95,18 @@ def seated(game: Game, player: Player) -> int:
 
 
 def current_turn(session: Session, game: Game) -> Turn | None:
+    """The row of the game's turn: the one read with the locked game or opened since, if this
+    unit of work has it (``db.Work.turns``), else read."""
+    known: Turn | None = work_of(session).turns.get((game.id, game.turn))
+    if known is not None:
+        return known
     return session.scalar(select(Turn).where(Turn.game_id == game.id, Turn.number == game.turn))
+
+
+def keep_turn(session: Session, turn: Turn | None) -> None:
+    """Remember a turn row this unit of work read or opened (``db.Work.turns``)."""
+    if turn is not None:
+        work_of(session).turns[(turn.game_id, turn.number)] = turn
 
 
 def losing(game: Game, seat: int, reason: str) -> Outcome:
@@ -104,10 +117,21 @@ def losing(game: Game, seat: int, reason: str) -> Outcome:
 def lock_row(session: Session, game_id: int) -> Game:
     """The game row locked for this transaction and freshly read, with its open turn, seats,
     seated players and their addresses and vacations, in one statement (a game has a few
-    seats, a player one or two addresses and vacations: the joined rows stay few)."""
-    game: Game | None = session.scalars(_locking(game_id)).unique().one_or_none()
-    if game is None:
+    seats, a player one or two addresses and vacations: the joined rows stay few).
+
+    The same statement reads the league round the game is played in, which its mails show,
+    and keeps it on the unit of work (:class:`service.db.Work`; issue 23): the pairing is
+    written with the game, so it cannot be newer than this statement's snapshot. Rows that
+    another transaction may have written under this lock while we waited for it (the chain's
+    head, conditional moves) are not read here: on PostgreSQL a row locked after a wait is
+    the newest, but the statement's other rows are as of its start."""
+    row = session.execute(_locking(game_id)).unique().one_or_none()
+    if row is None:
         raise NotFound(f"there is no game {game_id}")
+    game: Game = row.Game
+    league = None if row.league_id is None else (row.league_id, row.league_name, row.round)
+    work_of(session).league_rounds[game.id] = league
+    keep_turn(session, game.open_turn)
     return game
 
 
@@ -120,10 +144,12 @@ _step_count = (
 )
 
 
-def _locking(game_id: int) -> Select[Any]:
+def _locking(game_id: int) -> Select[Game, int, str, int]:
     player = joinedload(Game.seats).joinedload(Seat.player)
     return (
-        select(Game)
+        select(Game, League.id.label("league_id"), League.name.label("league_name"), Pairing.round)
+        .outerjoin(Pairing, Pairing.game_id == Game.id)
+        .outerjoin(League, League.id == Pairing.league_id)
         .where(Game.id == game_id)
         .options(
             with_expression(Game.steps_taken, _step_count),

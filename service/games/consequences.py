@@ -25,10 +25,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service import chain, notify
-from service.db import enqueue
+from service import chain, notify, reader, receipts
+from service.db import enqueue, work_of
 from service.games import queries
 from service.games.events import (
     DeadlineChanged,
@@ -43,7 +44,7 @@ from service.games.events import (
     TurnReady,
     TurnResolved,
 )
-from service.models import Game
+from service.models import ConditionalMove, Game, ResolvedBy
 from service.tasks import Task
 
 RESOLVE_TASK = Task.RESOLVE_TURN
@@ -64,6 +65,7 @@ def hand_off(
     for event in events:
         if isinstance(event, TurnReady):
             enqueue(session, RESOLVE_TASK, game.id, event.turn)
+    _last_move(session, game, events)
     _notify(session, game, events)
     ended = [event for event in events if isinstance(event, GameEnded)]
     if ended:
@@ -107,7 +109,67 @@ def _chain(session: Session, game: Game, events: Sequence[GameEvent]) -> None:
                 )
             )
     if links:
+        _read_once(session, game)
         chain.append_all(session, game, links)
+
+
+def _read_once(session: Session, game: Game) -> None:
+    """The chain's head and whether the game has active conditional moves, in one statement
+    (issue 23). Read now, not with the game's lock: another transaction may have written
+    either while we waited for the lock, which that statement's snapshot does not show."""
+    work = work_of(session)
+    if game.id in work.chain_heads:
+        return
+    pending = select(ConditionalMove.id).where(
+        ConditionalMove.game_id == game.id, ConditionalMove.status == "active"
+    )  # "active": service.conditional.ACTIVE (which builds on games)
+    row = chain.read_head(session, game, pending.exists().label("conditionals"))
+    work.conditionals[game.id] = bool(row.conditionals)
+
+
+def _last_move(session: Session, game: Game, events: Sequence[GameEvent]) -> None:
+    """The mails' last move is the one these events played, if they played one: told to the
+    reader from the events (``reader.moved``) rather than read back from the step rows."""
+    played = [event for event in events if isinstance(event, Moved | OrdersRevealed)]
+    if played:
+        number = played[-1].turn
+        moves = [(event.seat, event.text) for event in played if event.turn == number]
+        reader.moved(session, game, number, moves)
+
+
+def _orders_seen(
+    game: Game, events: Sequence[GameEvent], resolved: TurnResolved
+) -> list[notify.OrderSeen] | None:
+    """The order rows of the resolved turn, as its events tell them (so the mails need not
+    read them back), or None when the events do not tell all of them for certain.
+
+    A move wrote one row, played. A sealed turn: a seat the deadline supplied has a
+    ``default`` event and a row with its text; a seat's own orders were revealed with their
+    salt and receipt, and the receipt proves the text is the row's."""
+    number = resolved.number
+    if resolved.by == ResolvedBy.MOVE:
+        moves = [event for event in events if isinstance(event, Moved) and event.turn == number]
+        if len(moves) != 1:
+            return None
+        return [notify.OrderSeen(moves[0].seat, moves[0].text, moves[0].channel, "played")]
+    if resolved.by not in (ResolvedBy.ORDERS, ResolvedBy.DEADLINE):
+        return None
+    defaults = {event.seat for event in resolved.told if event.kind == "default"}
+    seen = []
+    for event in events:
+        if not isinstance(event, OrdersRevealed) or event.turn != number:
+            continue
+        if event.seat in defaults and event.salt is None and event.receipt is None:
+            seen.append(notify.OrderSeen(event.seat, event.text, "deadline", "default"))
+        elif event.salt is not None and event.receipt == receipts.receipt(
+            game.id, number, event.seat, event.text, event.salt
+        ):
+            seen.append(
+                notify.OrderSeen(event.seat, event.text, "", "resolved", event.receipt, event.salt)
+            )
+        else:
+            return None
+    return seen
 
 
 def _notify(session: Session, game: Game, events: Sequence[GameEvent]) -> None:
@@ -115,7 +177,8 @@ def _notify(session: Session, game: Game, events: Sequence[GameEvent]) -> None:
         if isinstance(event, Started):
             notify.started(session, game)
         elif isinstance(event, TurnResolved) and event.opened is not None and event.by != "start":
-            notify.turn_result(session, game, event.state, event.told, event.number)
+            known = _orders_seen(game, events, event)
+            notify.turn_result(session, game, event.state, event.told, event.number, known)
         elif isinstance(event, GameEnded):
             reason = f"{event.outcome.result} ({event.outcome.reason})"
             notify.ended(

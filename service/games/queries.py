@@ -247,6 +247,9 @@ def to_json(session: Session, game: Game, viewer: Player | None) -> dict[str, An
     data["view"] = state.view(seat).to_json()
     data["time_control"] = game.time_control
     if seat is not None and turn is not None and turn.resolved_at is None:
+        data["receipt"] = None
+        if not state.simultaneous:  # only sealed orders stand (status current) in a turn
+            return data
         own = session.scalar(
             select(Order).where(
                 Order.game_id == game.id,

@@ -8,9 +8,9 @@ import json
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
 
-from service import notify
+from service import db, games, notify
 from service.db import Database
 from service.models import Outbox
 from tests.service.conftest import Client
@@ -137,3 +137,30 @@ def test_issue_23_a_view_drawn_after_commit_keeps_sealed_orders_sealed(
     two = draw_news_to_bob(database, alice, bob, "2", monkeypatch)
     assert three == two
     assert "No move has been played yet." in three and "offers a draw" in three  # its moment
+
+
+def test_issue_23_a_batch_writes_no_mail_twice_and_reads_no_key_to_know_it(
+    database: Database, alice: Client, bob: Client
+) -> None:
+    """A mail's key makes it once only: written again in a batch (every seat's mail of an
+    event), the INSERT skips the keys the outbox holds (``ON CONFLICT DO NOTHING``) rather
+    than looking each key up first, and no send task is queued for them."""
+    game = start(alice, bob)
+    before = [row.id for row in rows(database, "game_started")]
+    assert len(before) == 2
+    statements: list[str] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
+        statements.append(statement)
+
+    with database.transaction() as session:
+        found = games.get(session, game["id"])
+        event.listen(database.engine, "before_cursor_execute", record)
+        try:
+            notify.started(session, found)
+        finally:
+            event.remove(database.engine, "before_cursor_execute", record)
+        assert db.work_of(session).queued == []
+    assert [row.id for row in rows(database, "game_started")] == before
+    assert not [text for text in statements if "FROM outbox" in text]
+    assert len([text for text in statements if "INSERT INTO outbox" in text]) == 1
