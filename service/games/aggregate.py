@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session, joinedload, with_expression
 import engine
 import service.games.stepping as stepping  # not via the package, which imports this module
 from engine import EngineError, Event, Outcome, State
-from service import clock, receipts
+from service import chain, clock, receipts
 from service.db import work_of
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, from_engine
 from service.games.events import (
@@ -41,6 +41,8 @@ from service.games.events import (
 )
 from service.leagues.models import League, Pairing
 from service.models import (
+    ChainLink,
+    ConditionalMove,
     Game,
     GameStatus,
     LogEntry,
@@ -115,22 +117,28 @@ def losing(game: Game, seat: int, reason: str) -> Outcome:
 
 
 def lock_row(session: Session, game_id: int) -> Game:
-    """The game row locked for this transaction and freshly read, with its open turn, seats,
-    seated players and their addresses and vacations, in one statement (a game has a few
-    seats, a player one or two addresses and vacations: the joined rows stay few).
+    """The game row locked for this transaction, then read with everything its acts need,
+    in two statements: its open turn, seats, seated players with their addresses and
+    vacations (a few rows each), the step count, the league round its mails show, the
+    chain's head and whether it has active conditional moves. These are kept on the unit of
+    work (:class:`service.db.Work`; issue 23).
 
-    The same statement reads the league round the game is played in, which its mails show,
-    and keeps it on the unit of work (:class:`service.db.Work`; issue 23): the pairing is
-    written with the game, so it cannot be newer than this statement's snapshot. Rows that
-    another transaction may have written under this lock while we waited for it (the chain's
-    head, conditional moves) are not read here: on PostgreSQL a row locked after a wait is
-    the newest, but the statement's other rows are as of its start."""
-    row = session.execute(_locking(game_id)).unique().one_or_none()
-    if row is None:
+    The lock is taken first, by itself: on PostgreSQL a statement that waits for a row lock
+    returns that row as it is now, but every other row it reads as of its start, before the
+    transaction we waited for committed (its new turn, steps, seats, chain link). The read
+    after it starts after the lock is ours, so it sees all of them."""
+    locked = session.scalar(
+        select(Game.id).where(Game.id == game_id).with_for_update(key_share=True, of=Game)
+    )
+    if locked is None:
         raise NotFound(f"there is no game {game_id}")
+    row = session.execute(_reading(game_id)).unique().one()
     game: Game = row.Game
+    work = work_of(session)
     league = None if row.league_id is None else (row.league_id, row.league_name, row.round)
-    work_of(session).league_rounds[game.id] = league
+    work.league_rounds[game.id] = league
+    work.chain_heads[game.id] = None if row.head is None else (row.head, row.head_hash)
+    work.conditionals[game.id] = bool(row.conditionals)
     keep_turn(session, game.open_turn)
     return game
 
@@ -144,10 +152,22 @@ _step_count = (
 )
 
 
-def _locking(game_id: int) -> Select[Game, int, str, int]:
+def _reading(game_id: int) -> Select[Any]:
     player = joinedload(Game.seats).joinedload(Seat.player)
+    head = chain.head_query(game_id)
+    pending = select(ConditionalMove.id).where(
+        ConditionalMove.game_id == game_id, ConditionalMove.status == "active"
+    )  # "active": service.conditional.ACTIVE (which builds on games)
     return (
-        select(Game, League.id.label("league_id"), League.name.label("league_name"), Pairing.round)
+        select(
+            Game,
+            League.id.label("league_id"),
+            League.name.label("league_name"),
+            Pairing.round,
+            head.with_only_columns(ChainLink.number).scalar_subquery().label("head"),
+            head.with_only_columns(ChainLink.hash).scalar_subquery().label("head_hash"),
+            pending.exists().label("conditionals"),
+        )
         .outerjoin(Pairing, Pairing.game_id == Game.id)
         .outerjoin(League, League.id == Pairing.league_id)
         .where(Game.id == game_id)
@@ -157,7 +177,6 @@ def _locking(game_id: int) -> Select[Game, int, str, int]:
             player.joinedload(Player.emails),
             player.joinedload(Player.vacations),
         )
-        .with_for_update(key_share=True, of=Game)
         .execution_options(populate_existing=True)
     )
 

@@ -5,7 +5,10 @@ leagues and conditional moves follow from ``service.games.consequences.hand_off`
 from __future__ import annotations
 
 import ast
+import os
 import random
+import threading
+import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -446,3 +449,52 @@ def test_the_verifier_replays_a_live_game_to_the_same_states_turn_by_turn(
     assert run.rolls > 0 if name == "elemento" else run.rolls == 0
     defaults = [order for order in record["orders"] if order["status"] == OrderStatus.DEFAULT]
     assert len(defaults) == (1 if rules.initial_state().simultaneous else 0)
+
+
+@pytest.mark.skipif(
+    not os.environ.get("DATABASE_URL", "").startswith("postgresql"),
+    reason="waiting for a row lock is PostgreSQL's (SQLite serialises whole transactions)",
+)
+def test_a_game_loaded_after_waiting_for_its_lock_sees_what_the_holder_wrote(
+    database: db.Database,
+) -> None:
+    """On PostgreSQL a statement that waits for a row lock sees the other rows it reads as of
+    its start: the turn, steps and chain link the lock's holder wrote must still be seen."""
+    game_id, a, b = new_game(database, "countdown")
+    holding, loaded = threading.Event(), {}
+
+    def hold_and_move() -> None:
+        with database.transaction() as session:
+            aggregate = LockedGame.load(session, game_id)
+            events = aggregate.submit(session.get_one(Player, a), 1, "take 2", "api", utcnow())
+            games.apply(session, aggregate, events, utcnow())
+            holding.set()
+            time.sleep(0.5)  # the other transaction is waiting for the lock by now
+
+    def wait_and_load() -> None:
+        holding.wait()
+        with database.transaction() as session:
+            aggregate = LockedGame.load(session, game_id)
+            turn = aggregate.turn
+            loaded.update(
+                turn=aggregate.game.turn,
+                open_turn=None if turn is None else (turn.number, turn.resolved_at),
+                steps=aggregate.game.steps_taken,
+                head=db.work_of(session).chain_heads[game_id],
+            )
+
+    threads = [threading.Thread(target=hold_and_move), threading.Thread(target=wait_and_load)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    with database.transaction() as session:
+        steps = session.scalar(select(func.count()).where(Step.game_id == game_id))
+        newest = session.execute(chain.head_query(game_id)).one()
+    assert loaded == {
+        "turn": 2,
+        "open_turn": (2, None),
+        "steps": steps,
+        "head": (newest.number, newest.hash),
+    }
+    assert b  # both seated: the move was Ann's
