@@ -29,6 +29,7 @@ import email
 import email.policy
 import functools
 import importlib
+import itertools
 import json
 import logging
 import os
@@ -241,10 +242,9 @@ def inserted_together(act: Callable[P, T]) -> Callable[P, T]:
 
 
 def _unless_written(session: Session, rows: Sequence[Outbox]) -> list[Outbox]:
-    """``rows`` in the session, those with a key the outbox does not hold yet inserted now
-    in one ``INSERT .. ON CONFLICT (key) DO NOTHING`` (and the others dropped), those
-    without a key added to be inserted by the next flush."""
-    keyed = [row for row in rows if row.key is not None]
+    """``rows`` in the session, in their order (the outbox's ids follow the events), those
+    with a key the outbox does not hold yet inserted in one ``INSERT .. ON CONFLICT (key) DO
+    NOTHING`` per run of keyed rows (the others dropped), those without a key flushed."""
     dialect = session.get_bind().dialect.name
     inserts: dict[str, Callable[..., Any]] = {
         "postgresql": postgresql.insert,
@@ -252,26 +252,38 @@ def _unless_written(session: Session, rows: Sequence[Outbox]) -> list[Outbox]:
     }
     insert = inserts.get(dialect)
     if insert is None:  # another database: each key looked up
-        keyed = []
         rows = [row for row in rows if row.key is None or not _key_written(session, row.key)]
-    session.add_all(row for row in rows if row.key is None or insert is None)
-    if not keyed or insert is None:
+        session.add_all(rows)
         return list(rows)
+    kept: list[Outbox] = []
+    for keyed, run in itertools.groupby(rows, key=lambda row: row.key is not None):
+        if keyed:
+            kept += _insert_new(session, insert, list(run))
+        else:
+            run_rows = list(run)
+            session.add_all(run_rows)
+            session.flush()
+            kept += run_rows
+    return kept
+
+
+def _insert_new(session: Session, insert: Callable[..., Any], rows: list[Outbox]) -> list[Outbox]:
+    """The keyed ``rows`` whose key the outbox does not hold yet, inserted in one statement."""
     session.flush()  # a row written earlier in this transaction is a conflict too
     columns = [column.key for column in Outbox.__table__.columns if column.key != "id"]
     statement = (
         insert(Outbox)
-        .values([{column: getattr(row, column) for column in columns} for row in keyed])
+        .values([{column: getattr(row, column) for column in columns} for row in rows])
         .on_conflict_do_nothing(index_elements=[Outbox.key])
         .returning(Outbox.id, Outbox.key)
     )
     ids = {key: row_id for row_id, key in session.execute(statement)}
-    for row in keyed:
+    for row in rows:
         if row.key in ids:
             row.id = ids[row.key]
             make_transient_to_detached(row)  # as if read back: nothing more to write
             session.add(row)
-    return [row for row in rows if row.key is None or row.key in ids]
+    return [row for row in rows if row.key in ids]
 
 
 def _key_written(session: Session, key: str) -> bool:
