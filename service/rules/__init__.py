@@ -195,13 +195,23 @@ def _book(name: str, locale: str) -> Book:
         name=name,
         locale=locale,
         title=meta["title"],
-        players=meta["players"],
+        players=_player_counts(meta["players"], locale),
         summary=meta["summary"],
         example=meta["example"],
         html=Markup(html),
         ids=tuple(ids),
         examples=tuple(env["examples"]),
     )
+
+
+PLAYER_RANGE = N_("%(fewest)s to %(most)s")
+
+
+def _player_counts(players: str, locale: str) -> str:
+    """The front matter's ``players`` (``2`` or ``2 to 4``, the same in every language's file)
+    as ``locale`` writes it."""
+    fewest, to, most = players.partition(" to ")
+    return i18n.gettext(locale, PLAYER_RANGE, fewest=fewest, most=most) if to else players
 
 
 def _linking(children: list[Token], ids: set[str]) -> list[Token]:
