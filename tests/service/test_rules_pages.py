@@ -404,3 +404,28 @@ def test_the_rules_pages_fit_a_phone_and_axe_finds_nothing_serious(
                 screenshot(page, path.strip("/").replace("/", "-") + "-390", full_page=False)
         finally:
             page.close()
+
+
+@pytest.mark.parametrize("code", sorted({code for code, _ in TRANSLATED}))
+def test_the_translated_rules_pages_fit_a_phone_and_axe_finds_nothing_serious(
+    browser: Any,
+    server: str,  # noqa: F811  (the fixture imported above)
+    code: str,
+) -> None:
+    """Issue 24: in each language, the index and every translated page of a game fit 320 and
+    390 px (longer words than English must not widen them), and axe-core reports no serious
+    or critical violation."""
+    paths = ["/rules", *(f"/rules/{name}" for language, name in TRANSLATED if language == code)]
+    for width in PHONE_WIDTHS:
+        page = browser.new_page(
+            viewport={"width": width, "height": 900}, extra_http_headers={"Accept-Language": code}
+        )
+        try:
+            for path in paths:
+                page.goto(server + path)
+                assert page.get_attribute("html", "lang") == code
+                assert_fits(page, f"{path} ({code})")
+                violations = axe_violations(page)
+                assert violations == [], [str(v) for v in violations]
+        finally:
+            page.close()
