@@ -370,10 +370,16 @@ def link_rules(error: str, links: Sequence[tuple[str, str]]) -> Markup:
     return rules.linked(error, links, CSS["link"])
 
 
-def notations(view: Mapping[str, Any] | None) -> list[dict[str, str]]:
-    """How moves are written: in the game of ``view``, or in every game outside a game."""
+def notations(view: Mapping[str, Any] | None, locale: str = i18n.DEFAULT) -> list[dict[str, str]]:
+    """How moves are written: in the game of ``view``, or in every game outside a game; in
+    ``locale`` where the game's rules are written in it."""
     games = [view["game"]] if view else rules.names()
-    return [rules.notation(name) for name in games if name in rules.names()]
+    return [rules.notation(name, locale) for name in games if name in rules.names()]
+
+
+@pass_context
+def _notations(context: Any, view: Mapping[str, Any] | None) -> list[dict[str, str]]:
+    return notations(view, i18n._locale_of(context))
 
 
 COMMANDS = (
@@ -902,7 +908,7 @@ def _environment() -> Environment:
         BATTLE_LINE=BATTLE_LINE,
         LAST_MOVE_COLOUR=LAST_MOVE_COLOUR,
         cited_rules=cited_rules,
-        notations=notations,
+        notations=_notations,
         board_words=position_in_words,
         options_in_words=options_in_words,
     )

@@ -14,6 +14,13 @@ the notation, for the ``help`` mail) and ``example`` (a move legal from the star
   shows the engine's own answer, the cited rules linked. Options after the word: ``seat=1`` (the
   seat that writes it, for sealed games), ``roll=G+R`` (the dice), ``players=3``.
   ``tests/service/test_rules_pages.py`` checks every one against the engine.
+
+Each page in another language is ``service/rules/<lang>/<game>.md`` (issue 24): the same front
+matter keys, the same rule ids in the same order, the same example and refused moves byte for
+byte; only the prose, the headings' titles and the front matter's ``title`` and ``summary`` are
+translated (``example`` is the same move). A reader gets their language's page where there is
+one and the English page otherwise (:func:`book`), the engine's answers to refused moves in the
+language of the page; the ids, and so every link to a rule, are the same in every language.
 """
 
 from __future__ import annotations
@@ -25,12 +32,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, render_template
+from flask import Blueprint, current_app, render_template, request, session
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup, escape
 
 import engine
+from service import i18n
+from service.i18n import N_
+from service.models import Player
 
 HERE = Path(__file__).resolve().parent
 RULE_ID = re.compile(r"\b([A-Z]{3}-\d+)\b")
@@ -70,9 +80,10 @@ class Example:
 
 @dataclass(frozen=True)
 class Book:
-    """One game's rules page."""
+    """One game's rules page, in the language ``locale``."""
 
     name: str
+    locale: str
     title: str
     players: str
     summary: str
@@ -85,6 +96,23 @@ class Book:
 def names() -> tuple[str, ...]:
     """The games with a rules page: every game the engine has (but a test's toys)."""
     return tuple(name for name in engine.names() if (HERE / f"{name}.md").is_file())
+
+
+def languages(name: str) -> tuple[str, ...]:
+    """The languages the rules of game ``name`` are written in: English, then each language
+    with its own file (``service/rules/<lang>/<game>.md``)."""
+    return tuple(
+        code
+        for code in i18n.LANGUAGES
+        if code == i18n.DEFAULT or (HERE / code / f"{name}.md").is_file()
+    )
+
+
+def source(name: str, locale: str = i18n.DEFAULT) -> Path:
+    """The file of game ``name``'s rules in ``locale``: the English one for English and for a
+    language with no file for the game."""
+    translated = HERE / locale / f"{name}.md"
+    return translated if locale != i18n.DEFAULT and translated.is_file() else HERE / f"{name}.md"
 
 
 def game_url(base: str, game: str) -> str | None:
@@ -124,9 +152,10 @@ def linked(message: str, links: Sequence[tuple[str, str]], style: str = "") -> M
     return Markup("").join(out)
 
 
-def notation(game: str) -> dict[str, str]:
-    """What the ``help`` mail says of a game's notation: its title, summary and an example."""
-    rules = book(game)
+def notation(game: str, locale: str = i18n.DEFAULT) -> dict[str, str]:
+    """What the ``help`` mail says of a game's notation: its title, summary and an example, in
+    ``locale`` where the game's rules are written in it (else in English)."""
+    rules = book(game, locale)
     return {"name": game, "title": rules.title, "summary": rules.summary, "example": rules.example}
 
 
@@ -135,13 +164,19 @@ def _owner(rule: str) -> str | None:
     return next((name for name in names() if book(name).ids[0].startswith(prefix)), None)
 
 
-@functools.cache
-def book(name: str) -> Book:
-    """The rules page of game ``name`` (KeyError for a game without one)."""
+def book(name: str, locale: str = i18n.DEFAULT) -> Book:
+    """The rules page of game ``name`` in ``locale``, or in English where the game's rules are
+    not written in it (KeyError for a game without a page)."""
     if name not in names():
         raise KeyError(name)
-    meta, body = _front_matter((HERE / f"{name}.md").read_text(encoding="utf-8"))
-    renderer = _markdown(name)
+    wanted = i18n.supported(locale) or i18n.DEFAULT
+    return _book(name, wanted if wanted in languages(name) else i18n.DEFAULT)
+
+
+@functools.cache
+def _book(name: str, locale: str) -> Book:
+    meta, body = _front_matter(source(name, locale).read_text(encoding="utf-8"))
+    renderer = _markdown(name, locale)
     env: dict[str, Any] = {"examples": []}
     tokens = renderer.parse(body, env)
     ids = []
@@ -158,14 +193,25 @@ def book(name: str) -> Book:
     html = renderer.renderer.render(tokens, renderer.options, env)
     return Book(
         name=name,
+        locale=locale,
         title=meta["title"],
-        players=meta["players"],
+        players=_player_counts(meta["players"], locale),
         summary=meta["summary"],
         example=meta["example"],
         html=Markup(html),
         ids=tuple(ids),
         examples=tuple(env["examples"]),
     )
+
+
+PLAYER_RANGE = N_("%(fewest)s to %(most)s")
+
+
+def _player_counts(players: str, locale: str) -> str:
+    """The front matter's ``players`` (``2`` or ``2 to 4``, the same in every language's file)
+    as ``locale`` writes it."""
+    fewest, to, most = players.partition(" to ")
+    return i18n.gettext(locale, PLAYER_RANGE, fewest=fewest, most=most) if to else players
 
 
 def _linking(children: list[Token], ids: set[str]) -> list[Token]:
@@ -197,7 +243,13 @@ def _front_matter(text: str) -> tuple[dict[str, str], str]:
     return meta, body
 
 
-def _markdown(name: str) -> MarkdownIt:
+EXAMPLE_MOVES = N_("example moves")
+REFUSED_MOVES = N_("moves that are refused")
+WE_ANSWER = N_("we answer “%(answer)s”")
+ACCEPTED = N_("(the engine accepts this move)")
+
+
+def _markdown(name: str, locale: str) -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False})
 
     def code_inline(_: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
@@ -220,8 +272,8 @@ def _markdown(name: str) -> MarkdownIt:
                 players=int(given["players"]) if "players" in given else None,
             )
             env["examples"].append(example)
-            items.append(_example_item(name, example))
-        label = "moves that are refused" if kind == "refused" else "example moves"
+            items.append(_example_item(name, example, locale))
+        label = escape(i18n.gettext(locale, REFUSED_MOVES if kind == "refused" else EXAMPLE_MOVES))
         return f'<ul class="moves" aria-label="{label}">\n{"".join(items)}</ul>\n'
 
     md.add_render_rule("code_inline", code_inline)
@@ -229,18 +281,19 @@ def _markdown(name: str) -> MarkdownIt:
     return md
 
 
-def _example_item(name: str, example: Example) -> str:
+def _example_item(name: str, example: Example, locale: str) -> str:
     code = Markup('<code style="{}">{}</code>').format(CODE_STYLE, example.text)
     if not example.refused:
         return f"<li>{code}</li>\n"
     try:
         example.check(name)
     except engine.EngineError as error:
-        answer = str(error)
+        answer = error.render(*i18n.translators(locale))
     else:  # the test of the rules pages fails on this; the page still renders
-        answer = "(the engine accepts this move)"
+        answer = i18n.gettext(locale, ACCEPTED)
     links = [(rule, f"#{rule}") for rule in RULE_ID.findall(answer)]
-    return f"<li>{code}: we answer “{linked(answer, links)}”</li>\n"
+    we_answer = i18n.gettext(locale, WE_ANSWER, answer=linked(answer, links))
+    return f"<li>{code}: {we_answer}</li>\n"
 
 
 # -- pages ------------------------------------------------------------------------------------
@@ -252,16 +305,38 @@ def cite_rules(message: str, game: str) -> Markup:
     return linked(message, rule_links(game, message))
 
 
+def reader_locale() -> str:
+    """The language of a rules page's reader: the signed-in player's, else the browser's
+    (``Accept-Language``) among the supported ones, else English."""
+    chosen = None
+    player_id = session.get("player")
+    if isinstance(player_id, int):
+        with current_app.extensions["pbem.database"].transaction() as db_session:
+            player = db_session.get(Player, player_id)
+            chosen = i18n.supported(player.language) if player is not None else None
+    return chosen or i18n.best_of(request.accept_languages) or i18n.DEFAULT
+
+
 @blueprint.get("/rules")
 def index() -> Any:
-    return render_template("rules_index.html", books=[book(name) for name in names()])
+    locale = reader_locale()
+    books = [book(name, locale) for name in names()]
+    return render_template("rules_index.html", books=books, locale=locale)
 
 
 @blueprint.get("/rules/<game>")
 def page(game: str) -> Any:
+    locale = reader_locale()
+    books = [book(name, locale) for name in names()]
     if game not in names():
-        titles = ", ".join(book(name).title for name in names())
-        what = f"There are no rules for {game!r}: we have rules for {titles}."
-        books = [book(name) for name in names()]
-        return render_template("rules_not_found.html", what=what, books=books), 404
-    return render_template("rules.html", book=book(game), books=[book(name) for name in names()])
+        titles = ", ".join(other.title for other in books)
+        what = i18n.gettext(locale, NO_RULES, game=repr(game), titles=titles)
+        return render_template("rules_not_found.html", what=what, books=books, locale=locale), 404
+    shown = book(game, locale)
+    # The page is in the language of its rules: English throughout where they are not written
+    # in the reader's, so that <html lang> names the language of the text.
+    books = [book(name, shown.locale) for name in names()]
+    return render_template("rules.html", book=shown, books=books, locale=shown.locale)
+
+
+NO_RULES = N_("There are no rules for %(game)s: we have rules for %(titles)s.")

@@ -12,10 +12,12 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from markupsafe import escape
 
 import engine
-from service import rules
+from service import i18n, rules
 from service.db import Database
+from service.models import Player
 from tests.browser import (
     PHONE_WIDTHS,
     assert_fits,
@@ -26,7 +28,7 @@ from tests.browser import (
 )
 from tests.outside import SHARED
 from tests.service.conftest import Client
-from tests.service.gateway_kit import latest, mails, make_game, reply, text_of
+from tests.service.gateway_kit import latest, mails, make_game, player_id, reply, text_of
 from tests.service.test_gateway_reading import send
 from tests.service.test_play_page import play_link, start
 
@@ -156,6 +158,141 @@ def test_rule_links_find_each_cited_rule_of_the_game_once() -> None:
     assert rules.rule_links("elasta", "at most 1 square (EPA-5)") == []
 
 
+# -- in every language (issue 24) ------------------------------------------------------------
+
+RULE_HEADING = re.compile(r"^### ([A-Z]{3}-\d+) ", re.M)
+MOVES = re.compile(r"^```(?:example|refused)\b.*?^```$", re.M | re.S)
+"""An ```` ```example ```` or ```` ```refused ```` block, its options and moves."""
+TRANSLATED = [
+    (code, name) for name in rules.names() for code in rules.languages(name) if code != i18n.DEFAULT
+]
+"""Every rules page written in another language: whatever ``service/rules/<lang>/`` holds."""
+
+
+def test_every_translated_rules_file_is_of_a_supported_language_and_game() -> None:
+    """A file the service would never show (``service/rules/xx/`` or a misspelt game) is a
+    mistake, not a translation."""
+    for folder in (path for path in rules.HERE.iterdir() if path.is_dir()):
+        if folder.name == "__pycache__":
+            continue
+        assert folder.name in i18n.LANGUAGES and folder.name != i18n.DEFAULT, folder
+        assert {path.stem for path in folder.glob("*.md")} <= set(rules.names()), folder
+
+
+@pytest.mark.parametrize(("code", "name"), TRANSLATED)
+def test_a_translated_rules_page_keeps_the_ids_the_moves_and_the_front_matter(
+    code: str, name: str
+) -> None:
+    """Issue 24: a page in another language has the English page's front matter keys (all
+    filled; the same ``players`` and ``example``), its rule ids in the same order and its
+    example and refused blocks byte for byte."""
+    english = (rules.HERE / f"{name}.md").read_text(encoding="utf-8")
+    text = (rules.HERE / code / f"{name}.md").read_text(encoding="utf-8")
+    english_meta, _ = rules._front_matter(english)
+    meta, _ = rules._front_matter(text)
+    assert set(meta) == set(english_meta) and all(meta.values()), meta
+    assert (meta["players"], meta["example"]) == (english_meta["players"], english_meta["example"])
+    assert RULE_HEADING.findall(text) == RULE_HEADING.findall(english)
+    assert MOVES.findall(text) == MOVES.findall(english)
+    book, source = rules.book(name, code), rules.book(name)
+    assert (book.locale, book.ids, book.examples) == (code, source.ids, source.examples)
+
+
+def answered(name: str, example: rules.Example, code: str) -> str:
+    """The engine's answer to a refused ``example`` in language ``code``, as its page shows it
+    (each cited rule a link to its anchor)."""
+    with pytest.raises(engine.EngineError) as refused:
+        example.check(name)
+    answer = refused.value.render(*i18n.translators(code))
+    return str(rules.linked(answer, [(rule, f"#{rule}") for rule in rules.RULE_ID.findall(answer)]))
+
+
+@pytest.mark.parametrize(("code", "name"), TRANSLATED)
+def test_a_translated_page_shows_every_rule_and_the_engines_answers_in_its_language(
+    app: Flask, code: str, name: str
+) -> None:
+    """Issue 24: the page in the reader's language has each rule under its id, in-page links
+    that find their anchors, ``<html lang>`` its language, and each refused move answered
+    with the engine's words in that language."""
+    response = app.test_client().get(f"/rules/{name}", headers={"Accept-Language": code})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    found = anchors(html)
+    assert found.rule_headings == list(rules.book(name).ids)
+    assert set(found.links) <= set(found.ids)
+    assert f'<html lang="{code}">' in html
+    for example in rules.book(name, code).examples:
+        if example.refused:
+            assert answered(name, example, code) in html
+
+
+def test_the_rules_page_is_in_german_for_a_german_browser(app: Flask) -> None:
+    """Issue 24: ``Accept-Language: de`` gets the German page, its refused moves answered in
+    German; the index lists the games with their German titles and summaries."""
+    if "de" not in rules.languages("epaminondas"):
+        pytest.skip("no German rules of Epaminondas")
+    german = rules.book("epaminondas", "de")
+    headers = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
+    html = app.test_client().get("/rules/epaminondas", headers=headers).get_data(as_text=True)
+    assert '<html lang="de">' in html and german.html in html
+    assert "How to write your" not in html and "we answer" not in html
+    refused = rules.Example("b2-b4", refused=True)
+    assert answered("epaminondas", refused, "de") != answered("epaminondas", refused, "en")
+    assert answered("epaminondas", refused, "de") in html
+    index = app.test_client().get("/rules", headers=headers).get_data(as_text=True)
+    assert '<html lang="de">' in index and str(escape(german.summary)) in index
+    english = app.test_client().get("/rules/epaminondas").get_data(as_text=True)
+    assert '<html lang="en">' in english and "Rules of Epaminondas" in english
+
+
+def test_the_rules_page_is_in_the_signed_in_players_language(
+    app: Flask, database: Database, alice: Client
+) -> None:
+    """Issue 24: a signed-in player reads the rules in the language they chose, whatever
+    their browser asks for."""
+    if "de" not in rules.languages("nelaxtam"):
+        pytest.skip("no German rules of Nelaxtam")
+    with database.transaction() as session:
+        player = session.get(Player, alice.id)
+        assert player is not None
+        player.language = "de"
+    web = app.test_client()
+    with web.session_transaction() as cookie:
+        cookie["player"] = alice.id
+    headers = {"Accept-Language": "fr"}
+    html = web.get("/rules/nelaxtam", headers=headers).get_data(as_text=True)
+    assert '<html lang="de">' in html and rules.book("nelaxtam", "de").html in html
+
+
+def test_a_language_without_the_games_rules_gets_the_english_page(
+    app: Flask, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 24: where a game's rules are not written in the reader's language, the page is
+    the English one, in English throughout (``<html lang="en">``), and the links to rules
+    are the same in every language."""
+    for name in rules.names():
+        (tmp_path / f"{name}.md").write_text(rules.source(name).read_text(encoding="utf-8"))
+    (tmp_path / "de").mkdir()
+    english = rules.source("elasta").read_text(encoding="utf-8")
+    (tmp_path / "de" / "elasta.md").write_text(english.replace("title: Elasta", "title: Elasta!"))
+    monkeypatch.setattr(rules, "HERE", tmp_path)
+    rules._book.cache_clear()
+    try:
+        assert rules.languages("epaminondas") == (i18n.DEFAULT,)
+        assert rules.book("epaminondas", "de") == rules.book("epaminondas")
+        assert rules.book("elasta", "de").title == "Elasta!"
+        assert rules.book("elasta", "xx").locale == i18n.DEFAULT
+        headers = {"Accept-Language": "de"}
+        html = app.test_client().get("/rules/epaminondas", headers=headers).get_data(as_text=True)
+        assert '<html lang="en">' in html and "Rules of Epaminondas" in html
+        assert "we answer" in html
+        assert rules.rule_links(None, "(EPA-5)") == [("EPA-5", "/rules/epaminondas#EPA-5")]
+        assert rules.notation("elasta", "de")["title"] == "Elasta!"
+        assert rules.notation("epaminondas", "de")["summary"] == rules.book("epaminondas").summary
+    finally:
+        rules._book.cache_clear()
+
+
 # -- links from mails, the API and the play page ---------------------------------------------
 
 
@@ -227,6 +364,23 @@ def test_the_help_mail_says_how_moves_are_written_and_links_the_rules(database: 
     assert help_mail.kind == "help"
 
 
+def test_the_help_mail_gives_the_notation_in_the_readers_language(database: Database) -> None:
+    """Issue 24: a German player's ``help`` mail says how moves are written in German (the
+    summary of the German rules page), with the same example move."""
+    if "de" not in rules.languages("nelaxtam"):
+        pytest.skip("no German rules of Nelaxtam")
+    game_id, _, _ = make_game(database, "nelaxtam")
+    with database.transaction() as session:
+        player = session.get(Player, player_id(database, ALICE))
+        assert player is not None
+        player.language = "de"
+    send(database, reply(latest(database, ALICE, game_id), ALICE, "help"))
+    flat = " ".join(text_of(latest(database, ALICE, game_id)).split())
+    german = rules.book("nelaxtam", "de")
+    assert german.summary != rules.book("nelaxtam").summary
+    assert german.summary in flat and german.example in flat
+
+
 # -- phones and screen readers ----------------------------------------------------------------
 
 
@@ -248,5 +402,30 @@ def test_the_rules_pages_fit_a_phone_and_axe_finds_nothing_serious(
             assert violations == [], [str(v) for v in violations]
             if width == 390:
                 screenshot(page, path.strip("/").replace("/", "-") + "-390", full_page=False)
+        finally:
+            page.close()
+
+
+@pytest.mark.parametrize("code", sorted({code for code, _ in TRANSLATED}))
+def test_the_translated_rules_pages_fit_a_phone_and_axe_finds_nothing_serious(
+    browser: Any,
+    server: str,  # noqa: F811  (the fixture imported above)
+    code: str,
+) -> None:
+    """Issue 24: in each language, the index and every translated page of a game fit 320 and
+    390 px (longer words than English must not widen them), and axe-core reports no serious
+    or critical violation."""
+    paths = ["/rules", *(f"/rules/{name}" for language, name in TRANSLATED if language == code)]
+    for width in PHONE_WIDTHS:
+        page = browser.new_page(
+            viewport={"width": width, "height": 900}, extra_http_headers={"Accept-Language": code}
+        )
+        try:
+            for path in paths:
+                page.goto(server + path)
+                assert page.get_attribute("html", "lang") == code
+                assert_fits(page, f"{path} ({code})")
+                violations = axe_violations(page)
+                assert violations == [], [str(v) for v in violations]
         finally:
             page.close()
