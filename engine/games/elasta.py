@@ -508,7 +508,10 @@ class ElastaState(State):
                 title = f"{file}{rank}: {side}'s side; {_stick_title(file, height)}"
                 row.append(Cell(f"{file}{rank}", "", style, title))
             rows.append(tuple(row))
-        legend = (("white-side", "White's side of the battle line"), ("black-side", "Black's side"))
+        legend = (
+            ("white-side", N_("White's side of the battle line")),
+            ("black-side", N_("Black's side")),
+        )
         ranks = tuple(str(rank) for rank in range(TOP, 0, -1))
         return Grid(tuple(FILES), ranks, tuple(rows), legend)
 

@@ -116,6 +116,13 @@ ELEMENT_NAMES = {"f": "fire", "w": "water", "e": "earth", "a": "air"}
 STONES = "FWEAfwea"
 COPIES = 2
 COLOUR_NAMES = {"G": "green", "Y": "yellow", "R": "red", "B": "blue"}
+LEGEND_WORDS = (
+    *(N_("light fire"), N_("light water"), N_("light earth"), N_("light air")),
+    *(N_("dark fire"), N_("dark water"), N_("dark earth"), N_("dark air")),
+    *(N_("green quadrant"), N_("yellow quadrant"), N_("red quadrant"), N_("blue quadrant")),
+)
+"""The grid legend's words (``_stone_name`` and the quadrants), marked for the service to
+translate where it shows them."""
 OTHER_FACE = {"G": "Y", "Y": "G", "R": "B", "B": "R"}
 _SEPARATORS = re.compile(r"[\s,;]+")
 _HEAD = re.compile(r"(?P<stone>[a-z]*)@(?P<square>[a-z]\d)|(?P<origin>[a-z]\d)-(?P<target>[a-z]\d)")

@@ -909,7 +909,11 @@ class NelaxtamState(State):
             tuple(self._cell(rank * size + file) for file in range(size))
             for rank in reversed(range(size))
         )
-        legend = (("o", "O territory"), ("x", "X territory"), ("destroyed", "destroyed"))
+        legend = (
+            ("o", N_("O territory")),
+            ("x", N_("X territory")),
+            ("destroyed", N_("destroyed")),
+        )
         return Grid(
             files=tuple(game.board.file_letters),
             ranks=tuple(str(rank) for rank in range(size, 0, -1)),

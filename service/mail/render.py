@@ -644,7 +644,7 @@ def cell_name(
 
 def legend_meanings(grid: Mapping[str, Any]) -> dict[str, str]:
     """The legend as a mapping, key to meaning: read once per board, not once per square."""
-    return {str(key): str(meaning) for key, meaning in grid.get("legend", ())}
+    return {str(key): _(str(meaning)) for key, meaning in grid.get("legend", ())}
 
 
 SIDES = ("white-side", "black-side")
@@ -696,7 +696,7 @@ def legend(grid: Mapping[str, Any]) -> list[LegendEntry]:
     for key, meaning in grid["legend"]:
         is_style = key in used or (key in STYLES and key not in style_of_text)
         style = key if is_style else style_of_text.get(key, "")
-        entries.append(LegendEntry(key, meaning, is_style, style))
+        entries.append(LegendEntry(key, _(meaning), is_style, style))
     return entries
 
 
