@@ -392,12 +392,13 @@ class ElementoState(State):
         rolled = replace(self, dice=text)
         return rolled._settle((Event(f"rolled {text}", "roll", self.seat),))
 
-    def status(self, viewer: int | None = None) -> str:
+    def status_reason(self, viewer: int | None = None) -> Reason:
         if self.chance_outcomes() and self.seat is not None:
-            return f"Waiting for the dice of {self.game.seat_names[self.seat]}"
+            name = self.game.seat_names[self.seat]
+            return Reason("status_elemento_dice", N_("Waiting for the dice of {name}"), name=name)
         if self.chance_outcomes():
-            return "Waiting for the seating draw (ELE-13)"
-        return super().status(viewer)
+            return Reason("status_elemento_seating", N_("Waiting for the seating draw (ELE-13)"))
+        return super().status_reason(viewer)
 
     # -- supplies and the constraint -----------------------------------------------------
 

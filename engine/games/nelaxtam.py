@@ -951,12 +951,16 @@ class NelaxtamState(State):
             legend,
         )
 
-    def status(self, viewer: int | None = None) -> str:
+    def status_reason(self, viewer: int | None = None) -> Reason:
         if self.outcome:
-            return super().status(viewer)
+            return super().status_reason(viewer)
         if self.turn == 0:
-            return "Turn 1 (invasion): placements due from O and X"
-        return f"Turn {self.number}: orders due from O and X"
+            return Reason(
+                "status_nelaxtam_invasion", N_("Turn 1 (invasion): placements due from O and X")
+            )
+        return Reason(
+            "status_nelaxtam_due", N_("Turn {turn}: orders due from O and X"), turn=self.number
+        )
 
     @property
     def number(self) -> int:

@@ -214,6 +214,16 @@ def _(message: str, **values: Any) -> str:
     return i18n.gettext(i18n.current(), message, **values)
 
 
+def status_in(locale: str, state: Any, seat: int | None, english: str) -> str:
+    """The status line of ``state`` as ``seat`` sees it, in ``locale``: the engine's
+    ``status_reason`` rendered with the catalogs, where it says what ``english`` (the view's
+    status) says; a game whose words are its own stays as it wrote them."""
+    reason = state.status_reason(seat)
+    if locale == i18n.DEFAULT or reason.render() != english:
+        return english
+    return str(reason.render(*i18n.translators(locale)))
+
+
 def render_board_html(view_json: Mapping[str, Any]) -> str:
     """The HTML board (a table with inline styles) of a ``View.to_json()``: as wide as its
     column up to its desktop size, so that it fits any screen from 320 px (``board_metrics``);

@@ -21,8 +21,9 @@ from service.mail.render import (
     RenderedEmail,
     render_board_text,
     render_email,
+    status_in,
 )
-from tests.mail.scenarios import BOARD_GAMES, HOSTILE_NAME, context
+from tests.mail.scenarios import BOARD_GAMES, HOSTILE_NAME, context, scenario
 
 GAME_KINDS = (
     "invitation",
@@ -146,3 +147,18 @@ def test_dates_and_durations_are_written_the_reader_s_way() -> None:
     assert "Sat 1 Mar 2025, 18:00 CET (Europe/Paris)" in " ".join(english.text.split())
     assert "Sa., 1. März 2025, 18:00 CET (Europe/Paris)" in " ".join(german.text.split())
     assert "Stunden" in german.subject and "час" in russian.subject
+
+
+@pytest.mark.parametrize("name", BOARD_GAMES)
+def test_the_status_line_is_in_the_reader_s_language(name: str) -> None:
+    """``notify`` puts the engine's status (``status_reason``) in the reader's language in
+    every game mail's view: the subject, the board's caption and the text board say it."""
+    play = scenario(name)
+    for state in (play.opening, play.step.state):
+        for seat in (0, None):
+            english = state.status(seat)
+            assert status_in("en", state, seat, english) == english
+            for locale in NOT_ENGLISH:
+                assert status_in(locale, state, seat, english) != english, (name, locale)
+            # a status the view words otherwise (a game of its own words) stays as it is
+            assert status_in("de", state, seat, "Something else") == "Something else"
