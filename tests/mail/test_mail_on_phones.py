@@ -30,6 +30,7 @@ from service.mail.render import (
     render_board_html,
     render_email,
     square_colour,
+    status_in,
 )
 from tests.browser import (
     DESKTOP_WIDTH,
@@ -233,6 +234,10 @@ def test_screenshot_of_a_mail_per_language_at_390(pages: dict[int, Any], locale:
     words, other scripts); ``SCREENSHOTS=1`` keeps ``docs/screenshots/mail-<lang>-390.png``."""
     page = pages[390]
     values = {**context("your_turn", "epaminondas"), "locale": locale}
+    view, play = values["view"], scenario("epaminondas")
+    for state in (play.opening, play.step.state):  # the status as notify words it
+        view = {**view, "status": status_in(locale, state, view["viewer"], view["status"])}
+    values["view"] = view
     page.set_content(render_email("your_turn", values).html, wait_until="load")
     assert_fits(page, f"your_turn in {locale}")
     assert page.evaluate("document.documentElement.lang") == locale
