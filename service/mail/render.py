@@ -649,7 +649,9 @@ def cell_name(
         words = [meanings.get(cell.get("style", ""), ""), meanings.get(cell.get("text", ""), "")]
         words = [word for word in words if word] or ([cell["text"]] if cell.get("text") else [])
         name = ", ".join([square, *words] if words else [square, _("empty")])
-    return f"{name}, {_('last move')}" if cell.get("last") else name
+    if not cell.get("last"):
+        return name
+    return name + ", " + _("last move")
 
 
 def legend_meanings(grid: Mapping[str, Any]) -> dict[str, str]:
@@ -759,9 +761,9 @@ def board_text(view: Mapping[str, Any]) -> str:
 def _board_pre(view: Mapping[str, Any]) -> str:
     """A board without a grid: its ASCII picture."""
     title = escape(view["title"])
+    label = escape(_("%(game)s board", game=view["title"]))
     return (
-        f'<pre role="img" aria-label="{escape(_("%(game)s board", game=view["title"]))}" '
-        f'style="{_CSS_PRE}">{escape(view["ascii"])}'
+        f'<pre role="img" aria-label="{label}" style="{_CSS_PRE}">{escape(view["ascii"])}'
         f'</pre>\n<p style="{_CSS_SMALL}">{title}: {escape(view["status"])}</p>\n'
     )
 
@@ -854,16 +856,18 @@ def _board_legend(
             sample = f'<span aria-hidden="true" style="{piece};font-size:12px">{key}</span>'
         out.append(f"{entry_box}{sample} {escape(entry.meaning)}</span>\n")
     if sticks:
+        line = escape(_("battle line (the sticks)"))
         out.append(
             f'{entry_box}<span aria-hidden="true" style="display:inline-block;width:22px;'
             f'height:0;vertical-align:middle;border-top:4px solid {BATTLE_LINE}"></span> '
-            f"{escape(_('battle line (the sticks)'))}</span>\n"
+            f"{line}</span>\n"
         )
     if view.get("last_squares"):
+        changed = escape(_("changed by the last move"))
         out.append(
             f'{entry_box}<span aria-hidden="true" style="display:inline-block;width:14px;'
             f'height:14px;vertical-align:middle;background:#ffffff;{_CSS_LAST_MOVE}"></span> '
-            f"{escape(_('changed by the last move'))}</span>\n"
+            f"{changed}</span>\n"
         )
     out.append("</p>\n")
     return "".join(out)
