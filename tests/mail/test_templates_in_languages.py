@@ -162,3 +162,14 @@ def test_the_status_line_is_in_the_reader_s_language(name: str) -> None:
                 assert status_in(locale, state, seat, english) != english, (name, locale)
             # a status the view words otherwise (a game of its own words) stays as it is
             assert status_in("de", state, seat, "Something else") == "Something else"
+
+
+def test_the_html_board_s_own_words_are_translated() -> None:
+    """The legend, the battle line, the last move's ring and the squares' names."""
+    german, _ = mail("turn_resolved", "elasta", "de")
+    assert "Kampflinie (die Stäbe)" in german.html
+    assert "vom letzten Zug verändert" in german.html
+    assert "Whites Seite der Kampflinie" in german.html
+    assert ", letzter Zug" in german.html and ", last move" not in german.html
+    text, _ = mail("turn_resolved", "epaminondas", "ru")
+    assert "Доска Epaminondas, вертикали с " in text.html
