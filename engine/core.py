@@ -56,6 +56,7 @@ __all__ = [
     "State",
     "Termination",
     "View",
+    "and_names",
 ]
 
 Action = Any
@@ -416,6 +417,14 @@ class Game(ABC):
         return f"<{type(self).__name__} players={self._players} {options}>"
 
 
+def and_names(names: Sequence[str]) -> Reason | str:
+    """``A and B and C`` (seat names, which stay as the rule books write them), with the
+    ``and`` a word the service translates."""
+    if len(names) < 2:
+        return "".join(names)
+    return Reason("names_and", N_("{first} and {rest}"), first=names[0], rest=and_names(names[1:]))
+
+
 class State(ABC):
     """An immutable position. Game states are frozen dataclasses deriving from this.
 
@@ -563,15 +572,26 @@ class State(ABC):
         return ()
 
     def status(self, viewer: int | None = None) -> str:
-        """One line: whose turn it is, or how the game ended."""
-        names = self.game.seat_names
+        """One line: whose turn it is, or how the game ended (:meth:`status_reason`, in
+        English)."""
+        return self.status_reason(viewer).render()
+
+    def status_reason(self, viewer: int | None = None) -> Reason:
+        """The status line as a code, parameters and an English template (the service
+        renders it in the reader's language); games with words of their own override this."""
+        names = [self.game.seat_names[seat] for seat in self.to_act]
         if self.outcome:
-            return f"Game over: {self.outcome.result} ({self.outcome.reason})"
+            result, reason = self.outcome.result, self.outcome.reason
+            return Reason(
+                "status_over", N_("Game over: {result} ({reason})"), result=result, reason=reason
+            )
         if self.chance_outcomes():
-            return "Waiting for the dice"
+            return Reason("status_dice", N_("Waiting for the dice"))
         if self.simultaneous:
-            return "Orders due from " + " and ".join(names[seat] for seat in self.to_act)
-        return " and ".join(names[seat] for seat in self.to_act) + " to move"
+            return Reason(
+                "status_orders_due", N_("Orders due from {names}"), names=and_names(names)
+            )
+        return Reason("status_to_move", N_("{names} to move"), names=and_names(names))
 
     def view(self, viewer: int | None = None) -> View:
         """Everything ``viewer`` may see; the only way state leaves the engine."""

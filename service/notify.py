@@ -59,7 +59,7 @@ from service.mail.addresses import make_reply_address
 from service.mail.calendar import deadline_event
 from service.mail.links import settings_token
 from service.mail.play_links import play_token
-from service.mail.render import KINDS, duration, render_email, render_subject
+from service.mail.render import KINDS, duration, render_email, render_subject, status_in
 from service.models import Game, Order, OrderStatus, Outbox, Player, Turn, utcnow
 from service.reader import drawn_view, forfeit_lines, scene_of, seen_by
 from service.tasks import Task
@@ -664,6 +664,8 @@ def drawn_values(
     board_text = reader.board_text if reader is not None else "grid"
     view = drawn_view(facts, seat, flip, board_text, state, seen)
     view["league"] = scene["league"]
+    if state is not None:
+        view["status"] = status_in(i18n.locale_for(reader), state, seat, view["status"])
     turn, active = scene["turn"], facts["status"] == "active"
     defaults = {"turn": turn, "deadline": scene["deadline"], "commitment": scene["commitment"]}
     return {

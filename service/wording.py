@@ -11,37 +11,58 @@ from collections.abc import Callable, Mapping
 
 from engine import registry
 from engine.errors import UnknownGameError
+from service import i18n
+from service.i18n import N_
 
 Phrase = Callable[[str], str]
 
 
+def _(message: str, **values: str) -> str:
+    """``message`` in the locale being rendered (a mail's reader's, else English)."""
+    return i18n.gettext(i18n.current(), message, **values)
+
+
 def _size(value: str) -> str:
-    return "Board " + value.replace("x", "×")
+    return _("Board %(size)s", size=value.replace("x", "×"))
 
 
 def _square(value: str) -> str:
-    return f"Board {value}×{value}"
+    return _("Board %(size)s", size=value + "×" + value)
 
 
-def _switch(name: str) -> Phrase:
-    return lambda value: f"{name} {value}"
+def _switch(on: str, off: str) -> Phrase:
+    """An on/off option: its two phrases, marked whole (word order differs by language)."""
+    phrases = {"on": on, "off": off}
+    return lambda value: _(phrases[value]) if value in phrases else value
+
+
+def _named(phrases: Mapping[str, str], other: str) -> Phrase:
+    return lambda value: _(phrases[value]) if value in phrases else _(other, value=value)
 
 
 PHRASES: Mapping[tuple[str, str], Phrase] = {
     ("epaminondas", "board"): _size,
-    ("epaminondas", "anti_copy"): _switch("anti-copy rule"),
-    ("anti-grid", "board"): lambda value: {
-        "large": "Large board (16×16, 15 pawns each)",
-        "small": "Small board (12×12, 11 pawns each)",
-    }.get(value, f"Board {value}"),
-    ("anti-grid", "chain"): _switch("chain captures"),
-    ("elemento", "dice"): lambda value: {
-        "rolled": "dice rolled before every turn",
-        "turned": "dice turned, not rolled",
-    }.get(value, f"dice {value}"),
+    ("epaminondas", "anti_copy"): _switch(N_("anti-copy rule on"), N_("anti-copy rule off")),
+    ("anti-grid", "board"): _named(
+        {
+            "large": N_("Large board (16×16, 15 pawns each)"),
+            "small": N_("Small board (12×12, 11 pawns each)"),
+        },
+        N_("Board %(value)s"),
+    ),
+    ("anti-grid", "chain"): _switch(N_("chain captures on"), N_("chain captures off")),
+    ("elemento", "dice"): _named(
+        {
+            "rolled": N_("dice rolled before every turn"),
+            "turned": N_("dice turned, not rolled"),
+        },
+        N_("dice %(value)s"),
+    ),
     ("nelaxtam", "size"): _square,
-    ("nelaxtam", "sea"): lambda value: f"{value} of the 5 troops land by sea",
-    ("nelaxtam", "variant"): lambda value: f"{value} variant",
+    ("nelaxtam", "sea"): lambda value: _("%(value)s of the 5 troops land by sea", value=value),
+    ("nelaxtam", "variant"): _named(
+        {"wild": N_("wild variant"), "quiet": N_("quiet variant")}, N_("%(value)s variant")
+    ),
 }
 """Words for one option value, per (game, option key)."""
 

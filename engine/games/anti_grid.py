@@ -720,12 +720,12 @@ class AntiGridState(State):
         files = tuple(string.ascii_lowercase[: geo.size])
         ranks = tuple(str(y + 1) for y in reversed(range(geo.size)))
         legend = (
-            ("R", "red pawn"),
-            ("B", "blue pawn"),
-            (RED_POINT, "red point: red pawns rest here"),
-            (BLUE_POINT, "blue point: blue pawns rest here"),
-            (CROSSING, "crossing: either side rests here"),
-            (NO_POINT, "no point"),
+            ("R", N_("red pawn")),
+            ("B", N_("blue pawn")),
+            (RED_POINT, N_("red point: red pawns rest here")),
+            (BLUE_POINT, N_("blue point: blue pawns rest here")),
+            (CROSSING, N_("crossing: either side rests here")),
+            (NO_POINT, N_("no point")),
         )
         return Grid(files, ranks, rows, legend)
 

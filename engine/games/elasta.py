@@ -457,16 +457,24 @@ class ElastaState(State):
     def position(self) -> str:
         return f"{''.join(map(str, self.heights))} {self.turn} {self.unchanged}"
 
-    def status(self, viewer: int | None = None) -> str:
+    def status_reason(self, viewer: int | None = None) -> Reason:
         if self.outcome:
-            return super().status(viewer)
-        sent = self.submitted()
+            return super().status_reason(viewer)
+        sent, turn = self.submitted(), self.turn
         if not sent:
-            return f"Turn {self.turn}: orders due from White and Black"
+            return Reason(
+                "status_elasta_due", N_("Turn {turn}: orders due from White and Black"), turn=turn
+            )
         if len(sent) == len(SEATS):
-            return f"Turn {self.turn}: both players have sent orders"
-        return (
-            f"Turn {self.turn}: {SEATS[sent[0]]} has sent orders, waiting for {SEATS[1 - sent[0]]}"
+            return Reason(
+                "status_elasta_sent", N_("Turn {turn}: both players have sent orders"), turn=turn
+            )
+        return Reason(
+            "status_elasta_waiting",
+            N_("Turn {turn}: {sent} has sent orders, waiting for {waiting}"),
+            turn=turn,
+            sent=SEATS[sent[0]],
+            waiting=SEATS[1 - sent[0]],
         )
 
     def ascii(self, viewer: int | None = None) -> str:
@@ -508,7 +516,10 @@ class ElastaState(State):
                 title = f"{file}{rank}: {side}'s side; {_stick_title(file, height)}"
                 row.append(Cell(f"{file}{rank}", "", style, title))
             rows.append(tuple(row))
-        legend = (("white-side", "White's side of the battle line"), ("black-side", "Black's side"))
+        legend = (
+            ("white-side", N_("White's side of the battle line")),
+            ("black-side", N_("Black's side")),
+        )
         ranks = tuple(str(rank) for rank in range(TOP, 0, -1))
         return Grid(tuple(FILES), ranks, tuple(rows), legend)
 

@@ -116,6 +116,13 @@ ELEMENT_NAMES = {"f": "fire", "w": "water", "e": "earth", "a": "air"}
 STONES = "FWEAfwea"
 COPIES = 2
 COLOUR_NAMES = {"G": "green", "Y": "yellow", "R": "red", "B": "blue"}
+LEGEND_WORDS = (
+    *(N_("light fire"), N_("light water"), N_("light earth"), N_("light air")),
+    *(N_("dark fire"), N_("dark water"), N_("dark earth"), N_("dark air")),
+    *(N_("green quadrant"), N_("yellow quadrant"), N_("red quadrant"), N_("blue quadrant")),
+)
+"""The grid legend's words (``_stone_name`` and the quadrants), marked for the service to
+translate where it shows them."""
 OTHER_FACE = {"G": "Y", "Y": "G", "R": "B", "B": "R"}
 _SEPARATORS = re.compile(r"[\s,;]+")
 _HEAD = re.compile(r"(?P<stone>[a-z]*)@(?P<square>[a-z]\d)|(?P<origin>[a-z]\d)-(?P<target>[a-z]\d)")
@@ -385,12 +392,13 @@ class ElementoState(State):
         rolled = replace(self, dice=text)
         return rolled._settle((Event(f"rolled {text}", "roll", self.seat),))
 
-    def status(self, viewer: int | None = None) -> str:
+    def status_reason(self, viewer: int | None = None) -> Reason:
         if self.chance_outcomes() and self.seat is not None:
-            return f"Waiting for the dice of {self.game.seat_names[self.seat]}"
+            name = self.game.seat_names[self.seat]
+            return Reason("status_elemento_dice", N_("Waiting for the dice of {name}"), name=name)
         if self.chance_outcomes():
-            return "Waiting for the seating draw (ELE-13)"
-        return super().status(viewer)
+            return Reason("status_elemento_seating", N_("Waiting for the seating draw (ELE-13)"))
+        return super().status_reason(viewer)
 
     # -- supplies and the constraint -----------------------------------------------------
 

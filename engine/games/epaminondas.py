@@ -651,7 +651,7 @@ class EpaminondasState(State):
             )
             for row in self._rows()
         )
-        legend = (("W", "White stone"), ("B", "Black stone"))
+        legend = (("W", N_("White stone")), ("B", N_("Black stone")))
         files = tuple(self.layout.board.file_letters)
         return Grid(files, tuple(self._rank_labels()), rows, legend)
 

@@ -909,7 +909,11 @@ class NelaxtamState(State):
             tuple(self._cell(rank * size + file) for file in range(size))
             for rank in reversed(range(size))
         )
-        legend = (("o", "O territory"), ("x", "X territory"), ("destroyed", "destroyed"))
+        legend = (
+            ("o", N_("O territory")),
+            ("x", N_("X territory")),
+            ("destroyed", N_("destroyed")),
+        )
         return Grid(
             files=tuple(game.board.file_letters),
             ranks=tuple(str(rank) for rank in range(size, 0, -1)),
@@ -947,12 +951,16 @@ class NelaxtamState(State):
             legend,
         )
 
-    def status(self, viewer: int | None = None) -> str:
+    def status_reason(self, viewer: int | None = None) -> Reason:
         if self.outcome:
-            return super().status(viewer)
+            return super().status_reason(viewer)
         if self.turn == 0:
-            return "Turn 1 (invasion): placements due from O and X"
-        return f"Turn {self.number}: orders due from O and X"
+            return Reason(
+                "status_nelaxtam_invasion", N_("Turn 1 (invasion): placements due from O and X")
+            )
+        return Reason(
+            "status_nelaxtam_due", N_("Turn {turn}: orders due from O and X"), turn=self.number
+        )
 
     @property
     def number(self) -> int:

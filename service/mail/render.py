@@ -98,6 +98,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from babel import Locale
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
 from markupsafe import Markup, escape
 
@@ -185,18 +186,42 @@ def render_email(kind: str, context: Mapping[str, Any]) -> RenderedEmail:
     missing = [key for key in needed if key not in context]
     if missing:
         raise KeyError(f"mail {kind!r} lacks context {', '.join(missing)}")
-    subject = one_line(_render(f"{kind}/subject.txt", context))
-    values = {**context, "subject": subject}
-    return RenderedEmail(
-        subject=subject,
-        text=_tidy_text(_render(f"{kind}/text.txt", values)),
-        html=_render(f"{kind}/html.html", values),
-    )
+    with i18n.in_locale(_locale(context)):
+        subject = one_line(_render(f"{kind}/subject.txt", context))
+        values = {**context, "subject": subject}
+        return RenderedEmail(
+            subject=subject,
+            text=_tidy_text(_render(f"{kind}/text.txt", values)),
+            html=_render(f"{kind}/html.html", values),
+        )
 
 
 def render_subject(kind: str, context: Mapping[str, Any]) -> str:
     """The subject alone of one message kind (what a mail that carries several says of each)."""
-    return one_line(_render(f"{kind}/subject.txt", context))
+    with i18n.in_locale(_locale(context)):
+        return one_line(_render(f"{kind}/subject.txt", context))
+
+
+def _locale(context: Mapping[str, Any]) -> str:
+    """The reader's locale (``notify`` puts it in every context), else the one in force: the
+    Python helpers below (dates, lists, boards) write in :func:`i18n.current`."""
+    given = context.get("locale")
+    return given if isinstance(given, str) and given else i18n.current()
+
+
+def _(message: str, **values: Any) -> str:
+    """``message`` in the locale being rendered (:func:`i18n.current`)."""
+    return i18n.gettext(i18n.current(), message, **values)
+
+
+def status_in(locale: str, state: Any, seat: int | None, english: str) -> str:
+    """The status line of ``state`` as ``seat`` sees it, in ``locale``: the engine's
+    ``status_reason`` rendered with the catalogs, where it says what ``english`` (the view's
+    status) says; a game whose words are its own stays as it wrote them."""
+    reason = state.status_reason(seat)
+    if locale == i18n.DEFAULT or reason.render() != english:
+        return english
+    return str(reason.render(*i18n.translators(locale)))
 
 
 def render_board_html(view_json: Mapping[str, Any]) -> str:
@@ -287,21 +312,30 @@ def when(moment: datetime, zone: str) -> str:
     local = moment.astimezone(ZoneInfo(zone))
     name = local.tzname() or zone
     where = "" if name == zone else f" ({zone})"
-    return f"{local:%a} {local.day} {local:%b %Y, %H:%M} {name}{where}"
+    locale = i18n.current()
+    if locale == i18n.DEFAULT:
+        return f"{local:%a} {local.day} {local:%b %Y, %H:%M} {name}{where}"
+    # the locale's own order and words for weekday, day, month and year; a 24-hour clock
+    day = Locale.parse(locale).datetime_skeletons["yMMMEd"].pattern
+    return f"{i18n.format_datetime(moment, locale, zone, day + ', HH:mm')} {name}{where}"
 
 
 def duration(hours: float) -> str:
     """About how long, in the largest unit that reads naturally."""
+    catalog = i18n.translations(i18n.current())
     if hours < 1:
         minutes = max(1, round(hours * 60))
-        return f"{minutes} minute{'s' * (minutes != 1)}"
+        return catalog.ungettext("%(num)s minute", "%(num)s minutes", minutes) % {"num": minutes}
     if hours < 48:
         whole = round(hours)
-        return f"{whole} hour{'s' * (whole != 1)}"
-    return f"{round(hours / 24)} days"
+        return catalog.ungettext("%(num)s hour", "%(num)s hours", whole) % {"num": whole}
+    days = round(hours / 24)
+    return catalog.ungettext("%(num)s day", "%(num)s days", days) % {"num": days}
 
 
 def ordinal(place: int) -> str:
+    if i18n.current() != i18n.DEFAULT:
+        return _("%(place)s.", place=place)
     suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
     return f"{place}{suffix}"
 
@@ -327,7 +361,9 @@ def awaiting_orders(view: Mapping[str, Any], players: Players) -> list[str]:
 
 def and_list(items: Sequence[str]) -> str:
     """``A``, ``A and B``, ``A, B and C``."""
-    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+    if len(items) < 2:
+        return "".join(items)
+    return _("%(items)s and %(last)s", items=", ".join(items[:-1]), last=items[-1])
 
 
 def awaits_viewer(game: Mapping[str, Any]) -> bool:
@@ -347,12 +383,38 @@ def verdict(view: Mapping[str, Any]) -> str:
     """The result in the recipient's words."""
     places, viewer = view["outcome"]["places"], view["viewer"]
     if all(place == 1 for place in places):
-        return "The game is drawn."
+        return _("The game is drawn.")
     if viewer is None:
         return ""
     if places[viewer] == 1:
-        return "You won. Congratulations!" if places.count(1) == 1 else "You share first place."
-    return "You lost." if len(places) == 2 else f"You finished {ordinal(places[viewer])}."
+        return (
+            _("You won. Congratulations!") if places.count(1) == 1 else _("You share first place.")
+        )
+    if len(places) == 2:
+        return _("You lost.")
+    return _("You finished %(place)s.", place=ordinal(places[viewer]))
+
+
+DRAW_NEWS = (
+    N_("offered a draw"),
+    N_("accepted a draw"),
+    N_("declined the draw offer"),
+    N_("withdrew their draw offer"),
+)
+"""What ``draw_news`` says a player did (``games.aggregate``), translated in the mail."""
+
+
+@pass_context
+def _local_command(context: Any, english: str) -> str:
+    """How the reader's language writes an English command (both are understood)."""
+    return local_word(english, i18n._locale_of(context)) or english
+
+
+def footer_labels() -> tuple[str, str]:
+    """ "Mail settings:" and "Unsubscribe:" padded to one width, so their links line up."""
+    labels = (_("Mail settings:"), _("Unsubscribe:"))
+    width = max(len(label) for label in labels)
+    return labels[0].ljust(width), labels[1].ljust(width)
 
 
 def cited_rules(
@@ -592,13 +654,15 @@ def cell_name(
         meanings = legend_meanings(grid) if meanings is None else meanings
         words = [meanings.get(cell.get("style", ""), ""), meanings.get(cell.get("text", ""), "")]
         words = [word for word in words if word] or ([cell["text"]] if cell.get("text") else [])
-        name = ", ".join([square, *words] if words else [square, "empty"])
-    return f"{name}, last move" if cell.get("last") else name
+        name = ", ".join([square, *words] if words else [square, _("empty")])
+    if not cell.get("last"):
+        return name
+    return name + ", " + _("last move")
 
 
 def legend_meanings(grid: Mapping[str, Any]) -> dict[str, str]:
     """The legend as a mapping, key to meaning: read once per board, not once per square."""
-    return {str(key): str(meaning) for key, meaning in grid.get("legend", ())}
+    return {str(key): _(str(meaning)) for key, meaning in grid.get("legend", ())}
 
 
 SIDES = ("white-side", "black-side")
@@ -650,7 +714,7 @@ def legend(grid: Mapping[str, Any]) -> list[LegendEntry]:
     for key, meaning in grid["legend"]:
         is_style = key in used or (key in STYLES and key not in style_of_text)
         style = key if is_style else style_of_text.get(key, "")
-        entries.append(LegendEntry(key, meaning, is_style, style))
+        entries.append(LegendEntry(key, _(meaning), is_style, style))
     return entries
 
 
@@ -670,7 +734,7 @@ def board_html(view: Mapping[str, Any]) -> Markup:
     if grid.get("legend"):
         parts.append(_board_legend(view, grid, sticks))
     if view.get("last_move"):
-        marked = " (highlighted)" if view.get("last_squares") else ""
+        marked = " " + _("(highlighted)") if view.get("last_squares") else ""
         parts.append(f'<p style="{_CSS_SMALL}">{escape(view["last_move"])}{marked}</p>\n')
     if "offers" in view and (view["offers"] or view["warnings"]):
         for line in [*view["offers"], *view["warnings"]]:
@@ -689,7 +753,7 @@ def board_text(view: Mapping[str, Any]) -> str:
     if view.get("board_text", "grid") != "words":
         lines.append(f"\n{view['ascii']}\n")
         if view.get("last_move"):
-            marked = " (marked < and ^)" if view.get("last_squares") else ""
+            marked = " " + _("(marked < and ^)") if view.get("last_squares") else ""
             lines.append(f"{wrap(view['last_move'], TEXT_WIDTH)}{marked}\n")
     lines.append("\n")
     lines += [f"{wrap(line, TEXT_WIDTH)}\n" for line in view["info"]]
@@ -703,8 +767,9 @@ def board_text(view: Mapping[str, Any]) -> str:
 def _board_pre(view: Mapping[str, Any]) -> str:
     """A board without a grid: its ASCII picture."""
     title = escape(view["title"])
+    label = escape(_("%(game)s board", game=view["title"]))
     return (
-        f'<pre role="img" aria-label="{title} board" style="{_CSS_PRE}">{escape(view["ascii"])}'
+        f'<pre role="img" aria-label="{label}" style="{_CSS_PRE}">{escape(view["ascii"])}'
         f'</pre>\n<p style="{_CSS_SMALL}">{title}: {escape(view["status"])}</p>\n'
     )
 
@@ -716,11 +781,19 @@ def _board_table(
     squares ``sticks`` names bordered by Elasta's battle line."""
     size = board_metrics(grid)
     title, files, ranks = escape(view["title"]), grid["files"], grid["ranks"]
+    described = _(
+        "%(game)s board, files %(first)s to %(last)s from left to right, ranks %(top)s to "
+        "%(bottom)s from top to bottom",
+        game=view["title"],
+        first=files[0],
+        last=files[-1],
+        top=ranks[0],
+        bottom=ranks[-1],
+    )
     head = "".join(f'<th scope="col" bgcolor="{_COORD_COLOUR}">{escape(f)}</th>' for f in files)
     out = [
         f'<table cellpadding="0" cellspacing="{BOARD_LINE}" border="0" width="{size["width"]}"\n'
-        f' aria-label="{title} board, files {escape(files[0])} to {escape(files[-1])} from left'
-        f' to right, ranks {escape(ranks[0])} to {escape(ranks[-1])} from top to bottom"\n'
+        f' aria-label="{escape(described)}"\n'
         f' style="{_CSS_BOARD};max-width:{size["width"]}px">\n'
         f'<caption style="{_CSS_CAPTION}">{title}: {escape(view["status"])}</caption>\n'
         f'<thead>\n<tr align="center"><td bgcolor="{_COORD_COLOUR}" style="width:'
@@ -789,16 +862,18 @@ def _board_legend(
             sample = f'<span aria-hidden="true" style="{piece};font-size:12px">{key}</span>'
         out.append(f"{entry_box}{sample} {escape(entry.meaning)}</span>\n")
     if sticks:
+        line = escape(_("battle line (the sticks)"))
         out.append(
             f'{entry_box}<span aria-hidden="true" style="display:inline-block;width:22px;'
-            f'height:0;vertical-align:middle;border-top:4px solid {BATTLE_LINE}"></span> battle '
-            "line (the sticks)</span>\n"
+            f'height:0;vertical-align:middle;border-top:4px solid {BATTLE_LINE}"></span> '
+            f"{line}</span>\n"
         )
     if view.get("last_squares"):
+        changed = escape(_("changed by the last move"))
         out.append(
             f'{entry_box}<span aria-hidden="true" style="display:inline-block;width:14px;'
             f'height:14px;vertical-align:middle;background:#ffffff;{_CSS_LAST_MOVE}"></span> '
-            "changed by the last move</span>\n"
+            f"{changed}</span>\n"
         )
     out.append("</p>\n")
     return "".join(out)
@@ -888,6 +963,8 @@ def _environment() -> Environment:
     environment.globals.update(
         COMMANDS=COMMANDS,
         commands=_commands,
+        local_command=_local_command,
+        footer_labels=footer_labels,
         DIGEST_BOARDS=DIGEST_BOARDS,
         BOARD_LINE=BOARD_LINE,
         standings=standings,

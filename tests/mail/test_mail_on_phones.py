@@ -6,7 +6,8 @@ and the squares of the last move inside the screen. axe-core finds no serious or
 problem in them. The last move is a ring that leaves the square's own state in view, and
 Elasta's board draws its battle line.
 
-``SCREENSHOTS=1`` saves one mail per game at 390 px to ``docs/screenshots/mail-<game>-390.png``.
+``SCREENSHOTS=1`` saves one mail per game at 390 px to ``docs/screenshots/mail-<game>-390.png``,
+and one per language (issue 24) to ``mail-<lang>-390.png``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from service.i18n import LANGUAGES
 from service.mail.boards import reader_view
 from service.mail.render import (
     BATTLE_LINE,
@@ -28,6 +30,7 @@ from service.mail.render import (
     render_board_html,
     render_email,
     square_colour,
+    status_in,
 )
 from tests.browser import (
     DESKTOP_WIDTH,
@@ -223,3 +226,19 @@ def test_a_digest_of_the_largest_boards_is_not_clipped(variant: Variant) -> None
     html = render_email("digest", {**values, "games": games}).html
     assert html.count("<table cellpadding") == DIGEST_BOARDS
     assert len(html.encode()) < GMAIL_CLIPS_AT
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_screenshot_of_a_mail_per_language_at_390(pages: dict[int, Any], locale: str) -> None:
+    """Issue 24: one game mail in each language at 390 px still fits the screen (longer
+    words, other scripts); ``SCREENSHOTS=1`` keeps ``docs/screenshots/mail-<lang>-390.png``."""
+    page = pages[390]
+    values = {**context("your_turn", "epaminondas"), "locale": locale}
+    view, play = values["view"], scenario("epaminondas")
+    for state in (play.opening, play.step.state):  # the status as notify words it
+        view = {**view, "status": status_in(locale, state, view["viewer"], view["status"])}
+    values["view"] = view
+    page.set_content(render_email("your_turn", values).html, wait_until="load")
+    assert_fits(page, f"your_turn in {locale}")
+    assert page.evaluate("document.documentElement.lang") == locale
+    screenshot(page, f"mail-{locale}-390")
