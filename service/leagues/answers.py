@@ -48,6 +48,29 @@ DECLINES = (
     "i cannot join", "i won't join", "i will not join",
 )  # fmt: skip
 """Whole clauses that decline."""
+LOCAL_ACCEPTS = (
+    "annehmen", "ich nehme an", "akzeptieren", "ich akzeptiere", "ja", "ja gerne", "ich bin dabei",
+    "accepter", "j'accepte", "oui", "oui merci", "avec plaisir",
+    "acepto", "aceptar", "sí", "si", "me apunto",
+    "accetto", "accettare", "ci sono",
+    "accepteren", "ik accepteer", "aanvaarden", "ik doe mee",
+    "aceito", "aceitar", "sim", "estou dentro",
+    "akceptuję", "akceptuje", "przyjmuję", "przyjmuje", "tak", "wchodzę",
+    "принимаю", "принять", "согласен", "согласна", "да", "участвую",
+)  # fmt: skip
+"""Clauses that accept in the other languages the mail reader knows (``mail/phrases.py``:
+their ``accept`` command words, and a plain yes)."""
+LOCAL_DECLINES = (
+    "ablehnen", "ich lehne ab", "nein", "nein danke",
+    "refuser", "je refuse", "non", "non merci",
+    "rechazo", "rechazar", "no gracias",
+    "rifiuto", "rifiutare", "no grazie",
+    "weigeren", "ik weiger", "afwijzen", "nee", "nee dank je",
+    "recuso", "recusar", "não", "não obrigado", "não obrigada",
+    "odrzucam", "nie", "nie dziękuję",
+    "отклоняю", "отклонить", "нет", "нет спасибо",
+)  # fmt: skip
+"""Clauses that decline in the other languages."""
 MAX_REMARK_WORDS = 8
 COMMAND_WORDS = ("resign", "draw", "board", "status", "help", "wait", "vacation", "preview")
 """Words of a game's commands (``commands.py``): a line using one is no remark."""
@@ -57,7 +80,10 @@ HOW_TO_ANSWER = (
     "stand beside it, as in 'Yes, count me in!'"
 )
 
-_ANSWERS = {**dict.fromkeys(ACCEPTS, True), **dict.fromkeys(DECLINES, False)}
+_ANSWERS = {
+    **dict.fromkeys(ACCEPTS + LOCAL_ACCEPTS, True),
+    **dict.fromkeys(DECLINES + LOCAL_DECLINES, False),
+}
 _CLAUSE_RE = re.compile(r"[^.!?,;:]+[.!?,;:]*")
 _DASH_RE = re.compile(r"\s+-+\s+")
 _WORD_RE = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")

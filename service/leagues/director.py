@@ -23,6 +23,7 @@ from service import games, notify, players
 from service.db import enqueue
 from service.errors import BadRequest, Conflict, Unprocessable
 from service.games import LockedGame
+from service.i18n import N_
 from service.leagues import leagues, mail, ownership, ratings
 from service.leagues.models import AuditEntry, GamePause, League, Pairing
 from service.models import Game, GameStatus, Player, ResolvedBy, utcnow
@@ -62,7 +63,7 @@ def _reason(value: Any) -> str:
 
 
 def _actor_name(actor: Player | None) -> str:
-    return actor.name if actor else "The tournament director"
+    return actor.name if actor else mail.DIRECTOR
 
 
 def _active_game(session: Session, game_id: int) -> LockedGame:
@@ -243,12 +244,12 @@ def set_result(
     outcome = Outcome(tuple(places), f"result set by the director: {why}", Termination.ADJUDICATION)
     league = _league_of(session, game)
     if game.status == GameStatus.ACTIVE:
-        action = "set the result"
+        action = N_("set the result")
         by = FORFEIT_KINDS[forfeit] if forfeit else ResolvedBy.DIRECTOR
         events = aggregate.set_result(_actor_name(actor), outcome, why, by, now)
         games.apply(session, aggregate, events, now)
     elif game.status == GameStatus.FINISHED:
-        action = "corrected the result"
+        action = N_("corrected the result")
         outcome = Outcome(
             tuple(places), f"result corrected by the director: {why}", Termination.ADJUDICATION
         )
@@ -291,7 +292,7 @@ def void_game(
             session, ratings.key_of(game.name, game.options), ratings.system_of(game.players)
         )
     audit(session, actor, "void_game", why, league.id if league else None, game.id)
-    mail.result(session, game, league, _actor_name(actor), "voided the game", "void", why)
+    mail.result(session, game, league, _actor_name(actor), N_("voided the game"), N_("void"), why)
     if league is not None:
         enqueue(session, Task.LEAGUE_ADVANCE, league.id)
     return game
