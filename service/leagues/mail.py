@@ -66,34 +66,24 @@ def _number(value: float, locale: str) -> str:
 
 
 def _count(value: float) -> int:
-    """The plural form's count of a number that may have a fraction: a fraction takes the
-    form of a few (``1,5 очка``, as 2 would)."""
-    return int(value) if float(value).is_integer() else 2
+    """The plural form's count of a number that may have a fraction: below one it reads as
+    one (``½ Punkt``, ``½ point``), above as a few (``1,5 Punkte``)."""
+    if float(value).is_integer():
+        return int(value)
+    return 1 if value < 1 else 2
 
 
 def league_context(session: Session, league: League, locale: str = i18n.DEFAULT) -> dict[str, Any]:
     """The league's values of a league mail, its terms in words in ``locale`` (the reader's:
     ``i18n.locale_for(player)``)."""
-    _, ngettext = _words(locale)
+    _, _ngettext = _words(locale)
     settings = notify.settings_of(session)
-    control = league.time_control
-    bank = control.get("bank")
-    if bank:
-        days = _("a time bank")
-    else:
-        # English says "1 days a turn" too: its text stays as it was
-        days = ngettext(
-            "%(num)s days a turn",
-            "%(num)s days a turn",
-            _count(control["days"]),
-            num=_number(control["days"], locale),
-        )
     return {
         "id": league.id,
         "name": league.name,
         "title": engine.game_class(league.game).title,
         "format": _(FORMAT_NAMES[league.format]),
-        "time_control": days,
+        "time_control": time_control_line(league.time_control, locale),
         "starts_at": league.starts_at,
         "url": f"{settings.public_url}/leagues/{league.id}",
         "api_url": f"{settings.public_url}/api/v1/leagues/{league.id}",
@@ -105,6 +95,21 @@ def league_context(session: Session, league: League, locale: str = i18n.DEFAULT)
 
 
 # -- the terms of a league, in words (issue 21, point 7) ------------------------------------
+
+
+def time_control_line(control: dict[str, Any], locale: str = i18n.DEFAULT) -> str:
+    """``3 days a turn``, or ``a time bank``."""
+    _, ngettext = _words(locale)
+    if control.get("bank"):
+        return _("a time bank")
+    # English says "1 days a turn" too: its text stays as it was
+    return ngettext(
+        "%(num)s days a turn",
+        "%(num)s days a turn",
+        _count(control["days"]),
+        num=_number(control["days"], locale),
+    )
+
 
 _OPTION_WORDS: dict[tuple[str, str], dict[str, str]] = {
     ("epaminondas", "board"): {"14x12": N_("on a 14×12 board"), "8x8": N_("on an 8×8 board")},
@@ -329,10 +334,11 @@ def standings_table(document: dict[str, Any], locale: str = i18n.DEFAULT) -> dic
             f"{row['wins']}/{row['draws']}/{row['losses']}",
             _number(rating["rating"], locale) if rating else "",
         ]
-        values = "".join(f"{cell:>7}" for cell in cells[2:])
+        values = "".join(f" {cell:>6}" for cell in cells[2:])
         rows.append({"cells": cells, "line": f"{cells[0]:>3} {short:<{NAME_WIDTH}}{values}"})
     columns = ["#", _("Player"), _("Pts"), *shorts, _("W/D/L"), _("Rating")]
-    header = f"{'#':>3} {columns[1]:<{NAME_WIDTH}}" + "".join(f"{c:>7}" for c in columns[2:])
+    # a space before each column, however long its name in the reader's language
+    header = f"{'#':>3} {columns[1]:<{NAME_WIDTH}}" + "".join(f" {c:>6}" for c in columns[2:])
     legend = ", ".join(f"{_(TIEBREAK_LABELS[n][0])} = {_(TIEBREAK_LABELS[n][1])}" for n in names)
     return {"columns": columns, "header": header, "rows": rows, "legend": legend}
 
