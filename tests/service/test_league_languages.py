@@ -91,3 +91,24 @@ def test_the_deadlines_calendar_event_is_in_the_readers_language(
     assert f"SUMMARY:pbem nº {game} Countdown : échéance du tour 1" in events[alice.id]
     assert "DESCRIPTION:Le tour 1 de Countdown nº" in events[alice.id]
     assert f"SUMMARY:pbem #{game} Countdown: turn 1 deadline" in events[bob.id]
+
+
+def test_the_league_page_follows_the_browsers_language(
+    admin: Client, alice: Client, bob: Client, anonymous: Client
+) -> None:
+    data = {"name": "Spring <Cup>", "game": "countdown", "format": "swiss", "rounds": 2}
+    league = admin.ok("POST", "/leagues", data, status=201)["league"]
+    path = f"/leagues/{league['id']}"
+    admin.ok("POST", f"{path}/players", {"players": [alice.id, bob.id]})
+    english = anonymous.client.get(path).get_data(as_text=True)
+    assert '<html lang="en">' in english and "A swiss tournament of Countdown" in english
+    assert "Status: <strong>open</strong>" in english and "No one is playing yet." in english
+    headers = {"Accept-Language": "de-AT,de;q=0.9,en;q=0.5"}
+    german = anonymous.client.get(path, headers=headers).get_data(as_text=True)
+    assert '<html lang="de">' in german
+    assert "<title>Spring &lt;Cup&gt;: Tabelle</title>" in german
+    assert "Ein Turnier nach Schweizer System in Countdown" in german
+    assert "Stand: <strong>offen</strong>" in german and "Noch spielt niemand." in german
+    assert "Punkte: Sieg 1, Remis 0,5, Niederlage 0" in german
+    french = anonymous.client.get(path, headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert "Un tournoi au système suisse de Countdown" in french
