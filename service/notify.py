@@ -81,6 +81,12 @@ ANSWERS = frozenset({"error_reply", "help", "confirm_resign", "confirm_reply", "
 """Kinds that answer a player's mail: ``Auto-Submitted: auto-replied``, sent whatever the
 preference (so is any mail queued with ``in_reply_to``)."""
 DEADLINE_KINDS = frozenset({"game_started", "your_turn", "reminder", "orders_received"})
+CALENDAR_SUMMARY = i18n.N_("pbem #%(number)s %(game)s: turn %(turn)s deadline")
+CALENDAR_DESCRIPTION = i18n.N_(
+    "Turn %(turn)s of %(game)s #%(number)s closes now: reply to the game's latest mail with "
+    "your move or orders before then. Game page: %(url)s"
+)
+"""The deadline's calendar event (``_calendar``), in the reader's language."""
 """Kinds that carry the deadline as an ``.ics`` event when the game is timed."""
 
 P = ParamSpec("P")
@@ -782,10 +788,21 @@ def _calendar(
         return []
     turn = values.get("turn", row.turn)
     title = values["view"]["title"]
-    summary = f"pbem #{game_id} {title}: turn {turn} deadline"
-    description = (
-        f"Turn {turn} of {title} #{game_id} closes now: reply to the game's latest mail with "
-        f"your move or orders before then. Game page: {values['game_url']}"
+    locale = values.get("locale", i18n.DEFAULT)
+    summary = i18n.gettext(
+        locale,
+        CALENDAR_SUMMARY,
+        number=game_id,
+        game=title,
+        turn=turn,
+    )
+    description = i18n.gettext(
+        locale,
+        CALENDAR_DESCRIPTION,
+        turn=turn,
+        game=title,
+        number=game_id,
+        url=values["game_url"],
     )
     ics = deadline_event(
         uid=f"game-{game_id}-turn-{turn}@{settings.mail_domain}",

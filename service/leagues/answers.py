@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import re
 
+from service import i18n
+from service.i18n import N_
 from service.mail.commands import Kind, read_commands
 from service.mail.typography import normalised
 
@@ -48,16 +50,43 @@ DECLINES = (
     "i cannot join", "i won't join", "i will not join",
 )  # fmt: skip
 """Whole clauses that decline."""
+LOCAL_ACCEPTS = (
+    "annehmen", "ich nehme an", "akzeptieren", "ich akzeptiere", "ja", "ja gerne", "ich bin dabei",
+    "accepter", "j'accepte", "oui", "oui merci", "avec plaisir",
+    "acepto", "aceptar", "sí", "si", "sì", "me apunto",
+    "accetto", "accettare", "ci sono",
+    "accepteren", "ik accepteer", "aanvaarden", "ik doe mee",
+    "aceito", "aceitar", "sim", "estou dentro",
+    "akceptuję", "akceptuje", "przyjmuję", "przyjmuje", "tak", "wchodzę",
+    "принимаю", "принять", "согласен", "согласна", "да", "участвую",
+)  # fmt: skip
+"""Clauses that accept in the other languages the mail reader knows (``mail/phrases.py``:
+their ``accept`` command words, and a plain yes)."""
+LOCAL_DECLINES = (
+    "ablehnen", "ich lehne ab", "nein", "nein danke",
+    "refuser", "je refuse", "non", "non merci",
+    "rechazo", "rechazar", "no gracias",
+    "rifiuto", "rifiutare", "no grazie",
+    "weigeren", "ik weiger", "afwijzen", "nee", "nee dank je",
+    "recuso", "recusar", "não", "não obrigado", "não obrigada",
+    "odrzucam", "nie", "nie dziękuję",
+    "отклоняю", "отклонить", "нет", "нет спасибо",
+)  # fmt: skip
+"""Clauses that decline in the other languages."""
 MAX_REMARK_WORDS = 8
 COMMAND_WORDS = ("resign", "draw", "board", "status", "help", "wait", "vacation", "preview")
 """Words of a game's commands (``commands.py``): a line using one is no remark."""
-HOW_TO_ANSWER = (
+HOW_TO_ANSWER = N_(
     "to answer the invitation, reply with accept (or yes, or join, or count me in) or with "
     "decline (or no, or no thanks), above the marker line; a greeting or a short remark may "
     "stand beside it, as in 'Yes, count me in!'"
 )
+"""In English; :func:`read_answer` says it in the reader's language."""
 
-_ANSWERS = {**dict.fromkeys(ACCEPTS, True), **dict.fromkeys(DECLINES, False)}
+_ANSWERS = {
+    **dict.fromkeys(ACCEPTS + LOCAL_ACCEPTS, True),
+    **dict.fromkeys(DECLINES + LOCAL_DECLINES, False),
+}
 _CLAUSE_RE = re.compile(r"[^.!?,;:]+[.!?,;:]*")
 _DASH_RE = re.compile(r"\s+-+\s+")
 _WORD_RE = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
@@ -70,33 +99,52 @@ DOUBTS = (
 _DOUBT_RE = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, DOUBTS)) + r")(?!\w)", re.I)
 
 
-def read_answer(text: str) -> tuple[bool | None, str]:
-    """The one answer a reply gives (True: accept, False: decline), or None and why none."""
+def read_answer(text: str, locale: str = i18n.DEFAULT) -> tuple[bool | None, str]:
+    """The one answer a reply gives (True: accept, False: decline), or None and why none,
+    in ``locale`` (the reader's)."""
+
+    def _(message: str, **values: str) -> str:
+        return i18n.gettext(locale, message, **values)
+
+    how = _(HOW_TO_ANSWER)
     answers: list[bool] = []
     read: list[str] = []
     for command in read_commands(normalised(text)):
         if command.kind in (Kind.GREETING, Kind.IGNORED):
             continue
         for line in command.line.splitlines():
-            found, problem = _read_line(line)
+            found, problem = _read_line(line, locale)
             if problem:
-                why = f"we could not read {_quoted(line)} as an answer ({problem})"
-                return None, f"{why}: {HOW_TO_ANSWER}"
+                return None, _(
+                    "we could not read %(line)s as an answer (%(problem)s): %(how)s",
+                    line=_quoted(line),
+                    problem=problem,
+                    how=how,
+                )
             answers.extend(found)
             read.append(line)
     if not answers:
-        said = f" (we read {_quoted(read[0])})" if read else ""
-        return None, f"we found no answer, accept or decline, in your reply{said}: {HOW_TO_ANSWER}"
+        if read:
+            return None, _(
+                "we found no answer, accept or decline, in your reply (we read %(line)s): %(how)s",
+                line=_quoted(read[0]),
+                how=how,
+            )
+        return None, _("we found no answer, accept or decline, in your reply: %(how)s", how=how)
     if len(set(answers)) > 1:
-        return None, f"we found both accept and decline in your reply: {HOW_TO_ANSWER}"
+        return None, _("we found both accept and decline in your reply: %(how)s", how=how)
     return answers[0], ""
 
 
-def _read_line(line: str) -> tuple[list[bool], str]:
+def _read_line(line: str, locale: str = i18n.DEFAULT) -> tuple[list[bool], str]:
     """The answers a line gives (none for a remark) and "" or, when it is no answer and no
-    short remark, why."""
+    short remark, why (in ``locale``)."""
+
+    def _(message: str, **values: str) -> str:
+        return i18n.gettext(locale, message, **values)
+
     if any(char.isdigit() for char in line):
-        return [], "it holds a number, which no answer has"
+        return [], _("it holds a number, which no answer has")
     clauses = [c for c in _CLAUSE_RE.findall(_DASH_RE.sub(", ", line)) if c.strip(" .!?,;:")]
     found: list[bool] = []
     remarks: list[str] = []
@@ -104,18 +152,18 @@ def _read_line(line: str) -> tuple[list[bool], str]:
         normal = " ".join(clause.lower().split()).rstrip(".!?,;: ")
         if normal in _ANSWERS:
             if clause.rstrip().endswith("?"):
-                return [], f"{_quoted(clause.strip())} asks rather than answers"
+                return [], _("%(clause)s asks rather than answers", clause=_quoted(clause.strip()))
             found.append(_ANSWERS[normal])
         else:
             remarks.append(clause.strip())
     for remark in remarks:
         words = _WORD_RE.findall(remark.lower())
         if command := next((word for word in words if word in COMMAND_WORDS), None):
-            return [], f"{_quoted(command)} is a command of a game, not an answer"
+            return [], _("%(word)s is a command of a game, not an answer", word=_quoted(command))
         if doubt := _DOUBT_RE.search(remark):
-            return [], f"{_quoted(doubt.group(0))} leaves the answer open"
+            return [], _("%(word)s leaves the answer open", word=_quoted(doubt.group(0)))
         if len(words) > MAX_REMARK_WORDS:
-            return [], f"{_quoted(remark)} is more than a short remark"
+            return [], _("%(remark)s is more than a short remark", remark=_quoted(remark))
     return found, ""
 
 

@@ -23,8 +23,10 @@ from service import games, notify, players
 from service.db import enqueue
 from service.errors import BadRequest, Conflict, Unprocessable
 from service.games import LockedGame
+from service.i18n import N_
 from service.leagues import leagues, mail, ownership, ratings
 from service.leagues.models import AuditEntry, GamePause, League, Pairing
+from service.leagues.refusals import refused
 from service.models import Game, GameStatus, Player, ResolvedBy, utcnow
 from service.tasks import Task
 
@@ -57,19 +59,27 @@ def audit(
 
 def _reason(value: Any) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > 1000:
-        raise BadRequest("give a reason (text, up to 1000 characters): it goes in the audit log")
+        raise refused(
+            BadRequest, N_("give a reason (text, up to 1000 characters): it goes in the audit log")
+        )
     return " ".join(value.split())
 
 
 def _actor_name(actor: Player | None) -> str:
-    return actor.name if actor else "The tournament director"
+    return actor.name if actor else mail.DIRECTOR
 
 
 def _active_game(session: Session, game_id: int) -> LockedGame:
     aggregate = games.load(session, game_id)
     game = aggregate.game
     if game.status != GameStatus.ACTIVE:
-        raise Conflict(f"game {game.id} is not running (it is {game.status})", "game_over")
+        raise refused(
+            Conflict,
+            N_("game %(id)s is not running (it is %(status)s)"),
+            "game_over",
+            id=game.id,
+            status=game.status,
+        )
     return aggregate
 
 
@@ -102,7 +112,7 @@ def pause_game(
 def _pause(session: Session, aggregate: LockedGame, now: datetime) -> None:
     game = aggregate.game
     if _open_pause(session, game) is not None:
-        raise Conflict(f"game {game.id} is already paused", "paused")
+        raise refused(Conflict, N_("game %(id)s is already paused"), "paused", id=game.id)
     remaining = aggregate.hold_clock(now)
     session.add(GamePause(game_id=game.id, turn=game.turn, remaining=remaining, paused_at=now))
 
@@ -115,7 +125,7 @@ def resume_game(
     aggregate = games.load(session, game_id)
     game = aggregate.game
     if not _resume(session, aggregate, now):
-        raise Conflict(f"game {game.id} is not paused", "not_paused")
+        raise refused(Conflict, N_("game %(id)s is not paused"), "not_paused", id=game.id)
     games.apply(session, aggregate, aggregate.resumed(_actor_name(actor), why), now)
     audit(session, actor, "resume_game", why, _league_id(session, game), game.id)
     return game
@@ -142,7 +152,11 @@ def extend_deadline(
     ownership.check_game(session, actor, game_id)
     why = _reason(reason)
     if isinstance(days, bool) or not isinstance(days, int | float) or not 0 < days <= 365:
-        raise BadRequest(f"days must be a number of days from 0 to 365; got {days!r}")
+        raise refused(
+            BadRequest,
+            N_("days must be a number of days from 0 to 365; got %(given)s"),
+            given=repr(days),
+        )
     aggregate = _active_game(session, game_id)
     game = aggregate.game
     pause = _open_pause(session, game)
@@ -170,12 +184,24 @@ def replace_player(
     leaving, coming = data.get("player"), data.get("by")
     seat = next((s for s in game.seats if s.player_id == leaving), None)
     if seat is None:
-        raise Unprocessable(f"player {leaving!r} has no seat in game {game.id}", "no_seat")
+        raise refused(
+            Unprocessable,
+            N_("player %(player)s has no seat in game %(id)s"),
+            "no_seat",
+            player=repr(leaving),
+            id=game.id,
+        )
     if not isinstance(coming, int) or isinstance(coming, bool):
-        raise BadRequest("by must be the id of the player taking the seat")
+        raise refused(BadRequest, N_("by must be the id of the player taking the seat"))
     substitute = players.get(session, coming)
     if any(s.player_id == substitute.id for s in game.seats):
-        raise Conflict(f"{substitute.name} already plays in game {game.id}", "seated")
+        raise refused(
+            Conflict,
+            N_("%(name)s already plays in game %(id)s"),
+            "seated",
+            name=substitute.name,
+            id=game.id,
+        )
     events = aggregate.replace_seat(_actor_name(actor), seat, substitute, why)
     games.apply(session, aggregate, events, utcnow())
     detail = {"player": leaving, "by": substitute.id, "seat": seat.seat}
@@ -216,9 +242,13 @@ def _places(game: Game, result: Any) -> list[int]:
         and 1 in result
     ):
         return list(result)
-    shown = "1-0, 0-1, 1/2-1/2" if game.players == 2 else "places such as 1-3-2"
-    raise Unprocessable(
-        f"cannot read the result {result!r}: give {shown} (one place per seat)", "bad_result"
+    shown = "1-0, 0-1, 1/2-1/2" if game.players == 2 else N_("places such as 1-3-2")
+    raise refused(
+        Unprocessable,
+        N_("cannot read the result %(given)s: give %(shown)s (one place per seat)"),
+        "bad_result",
+        given=repr(result),
+        shown=shown,
     )
 
 
@@ -239,16 +269,21 @@ def set_result(
     places = _places(game, data.get("result"))
     forfeit = data.get("forfeit")
     if forfeit is not None and forfeit not in FORFEIT_KINDS:
-        raise BadRequest(f"forfeit must be one of {', '.join(FORFEIT_KINDS)}; got {forfeit!r}")
+        raise refused(
+            BadRequest,
+            N_("forfeit must be one of %(choices)s; got %(given)s"),
+            choices=", ".join(FORFEIT_KINDS),
+            given=repr(forfeit),
+        )
     outcome = Outcome(tuple(places), f"result set by the director: {why}", Termination.ADJUDICATION)
     league = _league_of(session, game)
     if game.status == GameStatus.ACTIVE:
-        action = "set the result"
+        action = N_("set the result")
         by = FORFEIT_KINDS[forfeit] if forfeit else ResolvedBy.DIRECTOR
         events = aggregate.set_result(_actor_name(actor), outcome, why, by, now)
         games.apply(session, aggregate, events, now)
     elif game.status == GameStatus.FINISHED:
-        action = "corrected the result"
+        action = N_("corrected the result")
         outcome = Outcome(
             tuple(places), f"result corrected by the director: {why}", Termination.ADJUDICATION
         )
@@ -261,7 +296,9 @@ def set_result(
             session, ratings.key_of(game.name, game.options), ratings.system_of(game.players)
         )
     else:
-        raise Conflict(f"game {game.id} was voided; its result cannot be set", "void")
+        raise refused(
+            Conflict, N_("game %(id)s was voided; its result cannot be set"), "void", id=game.id
+        )
     detail = {"result": outcome.result, "forfeit": forfeit}
     audit(session, actor, "set_result", why, league.id if league else None, game.id, detail)
     mail.result(session, game, league, _actor_name(actor), action, outcome.result, why)
@@ -279,7 +316,7 @@ def void_game(
     aggregate = games.load(session, game_id)
     game = aggregate.game
     if game.status == GameStatus.VOID:
-        raise Conflict(f"game {game.id} is already void", "void")
+        raise refused(Conflict, N_("game %(id)s is already void"), "void", id=game.id)
     was_rated = game.status == GameStatus.FINISHED
     games.apply(session, aggregate, aggregate.void(_actor_name(actor), why, now), now)
     row = session.scalar(select(Pairing).where(Pairing.game_id == game.id))
@@ -291,7 +328,7 @@ def void_game(
             session, ratings.key_of(game.name, game.options), ratings.system_of(game.players)
         )
     audit(session, actor, "void_game", why, league.id if league else None, game.id)
-    mail.result(session, game, league, _actor_name(actor), "voided the game", "void", why)
+    mail.result(session, game, league, _actor_name(actor), N_("voided the game"), N_("void"), why)
     if league is not None:
         enqueue(session, Task.LEAGUE_ADVANCE, league.id)
     return game
@@ -317,7 +354,7 @@ def pause_league(
     why, now = _reason(reason), now or utcnow()
     league = leagues.lock(session, league_id)
     if league.paused:
-        raise Conflict(f"league {league.id} is already paused", "paused")
+        raise refused(Conflict, N_("league %(id)s is already paused"), "paused", id=league.id)
     league.paused = True
     for game in _league_games(session, league):
         aggregate = games.load(session, game.id)
@@ -335,7 +372,7 @@ def resume_league(
     why, now = _reason(reason), now or utcnow()
     league = leagues.lock(session, league_id)
     if not league.paused:
-        raise Conflict(f"league {league.id} is not paused", "not_paused")
+        raise refused(Conflict, N_("league %(id)s is not paused"), "not_paused", id=league.id)
     league.paused = False
     for game in _league_games(session, league):
         aggregate = games.load(session, game.id)
@@ -362,8 +399,11 @@ def withdraw(
     entry = next((e for e in league.entries if e.player_id == data.get("player")), None)
     if entry is None or entry.status not in ("active", "invited"):
         # 422, not 404: the league exists; what the body names is not in it
-        raise Unprocessable(
-            f"player {data.get('player')!r} is not taking part in league {league.id}"
+        raise refused(
+            Unprocessable,
+            N_("player %(player)s is not taking part in league %(id)s"),
+            player=repr(data.get("player")),
+            id=league.id,
         )
     if league.status == leagues.OPEN:  # not started: they simply leave
         entry.status = "declined"
@@ -397,9 +437,9 @@ def message(session: Session, league_id: int, actor: Player | None, data: Mappin
     league = leagues.get(session, league_id)
     subject, text = data.get("subject", "a message from the director"), data.get("text")
     if not isinstance(subject, str) or not subject.strip() or len(subject) > 120:
-        raise BadRequest("subject must be a text of at most 120 characters")
+        raise refused(BadRequest, N_("subject must be a text of at most 120 characters"))
     if not isinstance(text, str) or not text.strip() or len(text) > 20000:
-        raise BadRequest("text must be the message, at most 20000 characters")
+        raise refused(BadRequest, N_("text must be the message, at most 20000 characters"))
     sent = mail.message(session, league, _actor_name(actor), subject.strip(), text.strip())
     audit(session, actor, "message", subject.strip(), league.id, detail={"text": text.strip()})
     return sent

@@ -26,9 +26,11 @@ from engine import EngineError, Outcome
 from service import clock, games, players
 from service.db import enqueue
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, from_engine
+from service.i18n import N_
 from service.leagues import mail, ownership, ratings
 from service.leagues import standings as table
 from service.leagues.models import Entry, League, Pairing, Round
+from service.leagues.refusals import refused
 from service.models import Email, Game, Player, utcnow
 from service.tasks import Task
 from service.tournament import core
@@ -54,14 +56,14 @@ def lock(session: Session, league_id: int) -> League:
     )
     league = session.scalar(query)
     if league is None:
-        raise NotFound(f"there is no league {league_id}")
+        raise refused(NotFound, N_("there is no league %(id)s"), id=league_id)
     return league
 
 
 def get(session: Session, league_id: int) -> League:
     league = session.get(League, league_id)
     if league is None:
-        raise NotFound(f"there is no league {league_id}")
+        raise refused(NotFound, N_("there is no league %(id)s"), id=league_id)
     return league
 
 
@@ -87,15 +89,23 @@ def create(
     }  # fmt: skip
     unknown = sorted(set(data) - known)
     if unknown:
-        raise BadRequest(
-            f"a league has no field {', '.join(unknown)}; fields are {', '.join(sorted(known))}"
+        raise refused(
+            BadRequest,
+            N_("a league has no field %(unknown)s; fields are %(known)s"),
+            unknown=", ".join(unknown),
+            known=", ".join(sorted(known)),
         )
     name = data.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > 80:
-        raise BadRequest("name must be a non-empty text of at most 80 characters")
+        raise refused(BadRequest, N_("name must be a non-empty text of at most 80 characters"))
     form = data.get("format", "round_robin")
     if form not in table.FORMATS:
-        raise BadRequest(f"format must be one of {', '.join(table.FORMATS)}; got {form!r}")
+        raise refused(
+            BadRequest,
+            N_("format must be one of %(choices)s; got %(given)s"),
+            choices=", ".join(table.FORMATS),
+            given=repr(form),
+        )
     seats = _seats(form, data.get("players"))
     rules = _rules(data.get("game"), data.get("options"), seats)
     settings: dict[str, Any] = {
@@ -135,16 +145,24 @@ def create(
 def _seats(form: str, given: Any) -> int:
     if form != "tables":
         if given not in (None, 2):
-            raise BadRequest(f"format {form} pairs two players a game; use 'tables' for 3 or 4")
+            raise refused(
+                BadRequest,
+                N_("format %(format)s pairs two players a game; use 'tables' for 3 or 4"),
+                format=form,
+            )
         return 2
     return 4 if given is None else _whole(given, "players", 3, 4)
 
 
 def _rules(name: Any, options: Any, seats: int) -> engine.Game:
     if not isinstance(name, str):
-        raise BadRequest("game must be the name of a game, one of " + ", ".join(engine.names()))
+        raise refused(
+            BadRequest,
+            N_("game must be the name of a game, one of %(games)s"),
+            games=", ".join(engine.names()),
+        )
     if options is not None and not isinstance(options, dict):
-        raise BadRequest("options must be an object of option names to values")
+        raise refused(BadRequest, N_("options must be an object of option names to values"))
     try:
         rules = engine.new_game(name, {str(k): str(v) for k, v in (options or {}).items()})
         counts = engine.game_class(name).player_counts
@@ -153,9 +171,12 @@ def _rules(name: Any, options: Any, seats: int) -> engine.Game:
     needed = [2] if seats == 2 else [3, 4]
     missing = [n for n in needed if n not in counts]
     if missing:
-        raise BadRequest(
-            f"{rules.title} is played by {', '.join(map(str, counts))} players, "
-            f"not {' or '.join(map(str, missing))}"
+        raise refused(
+            BadRequest,
+            N_("%(game)s is played by %(counts)s players, not %(missing)s"),
+            game=rules.title,
+            counts=", ".join(map(str, counts)),
+            missing=" or ".join(map(str, missing)),
         )
     return rules
 
@@ -169,13 +190,26 @@ def _position(rules: engine.Game, seats: int, given: Any) -> str:
 
 def _choice(value: Any, choices: Sequence[str], name: str) -> str:
     if value not in choices:
-        raise BadRequest(f"{name} must be one of {', '.join(choices)}; got {value!r}")
+        raise refused(
+            BadRequest,
+            N_("%(name)s must be one of %(choices)s; got %(given)s"),
+            name=name,
+            choices=", ".join(choices),
+            given=repr(value),
+        )
     return str(value)
 
 
 def _whole(value: Any, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise BadRequest(f"{name} must be a whole number from {low} to {high}; got {value!r}")
+        raise refused(
+            BadRequest,
+            N_("%(name)s must be a whole number from %(low)s to %(high)s; got %(given)s"),
+            name=name,
+            low=low,
+            high=high,
+            given=repr(value),
+        )
     return value
 
 
@@ -183,7 +217,11 @@ def _days(value: Any) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 365:
-        raise BadRequest(f"round_days must be a number of days from 0 to 365; got {value!r}")
+        raise refused(
+            BadRequest,
+            N_("round_days must be a number of days from 0 to 365; got %(given)s"),
+            given=repr(value),
+        )
     return float(value)
 
 
@@ -192,14 +230,26 @@ def _scoring(given: Any) -> dict[str, float]:
     if given is None:
         return scoring
     if not isinstance(given, dict):
-        raise BadRequest("scoring must be an object: " + ", ".join(SCORING_FIELDS))
+        raise refused(
+            BadRequest,
+            N_("scoring must be an object: %(fields)s"),
+            fields=", ".join(SCORING_FIELDS),
+        )
     for key, value in given.items():
         if key not in SCORING_FIELDS:
-            raise BadRequest(
-                f"scoring has no field {key!r}; fields are {', '.join(SCORING_FIELDS)}"
+            raise refused(
+                BadRequest,
+                N_("scoring has no field %(key)s; fields are %(fields)s"),
+                key=repr(key),
+                fields=", ".join(SCORING_FIELDS),
             )
         if isinstance(value, bool) or not isinstance(value, int | float) or abs(value) > 100:
-            raise BadRequest(f"scoring.{key} must be a number from -100 to 100; got {value!r}")
+            raise refused(
+                BadRequest,
+                N_("scoring.%(key)s must be a number from -100 to 100; got %(given)s"),
+                key=key,
+                given=repr(value),
+            )
         scoring[key] = float(value)
     if "loss" in given and "forfeit_loss" not in given:
         scoring["forfeit_loss"] = scoring["loss"]
@@ -211,9 +261,11 @@ def _tiebreaks(form: str, given: Any) -> list[str]:
         return [t.value for t in table.DEFAULT_TIEBREAKS[form]]
     names = [t.value for t in Tiebreak]
     if not isinstance(given, list) or not all(t in names for t in given):
-        raise BadRequest(f"tiebreaks must be a list drawn from {', '.join(names)}")
+        raise refused(
+            BadRequest, N_("tiebreaks must be a list drawn from %(names)s"), names=", ".join(names)
+        )
     if form == "tables" and set(given) - {"wins"}:
-        raise BadRequest("multiplayer tables break ties by wins (first places) only")
+        raise refused(BadRequest, N_("multiplayer tables break ties by wins (first places) only"))
     return list(dict.fromkeys(given))
 
 
@@ -221,13 +273,24 @@ def _when(value: Any, name: str) -> datetime | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise BadRequest(f"{name} must be an ISO 8601 date and time, e.g. 2030-01-31T12:00:00Z")
+        raise refused(
+            BadRequest,
+            N_("%(name)s must be an ISO 8601 date and time, e.g. 2030-01-31T12:00:00Z"),
+            name=name,
+        )
     try:
         when = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError as error:
-        raise BadRequest(f"cannot read {name} {value!r}: use ISO 8601") from error
+        raise refused(
+            BadRequest,
+            N_("cannot read %(name)s %(given)s: use ISO 8601"),
+            name=name,
+            given=repr(value),
+        ) from error
     if when.tzinfo is None:
-        raise BadRequest(f"{name} needs a time zone, e.g. 2030-01-31T12:00:00Z")
+        raise refused(
+            BadRequest, N_("%(name)s needs a time zone, e.g. 2030-01-31T12:00:00Z"), name=name
+        )
     return when
 
 
@@ -237,7 +300,10 @@ def _join_code(value: Any) -> str | None:
     if value is True:
         return secrets.token_urlsafe(6)
     if not isinstance(value, str) or not 4 <= len(value.strip()) <= 40:
-        raise BadRequest("join_code must be true (make one up) or a text of 4 to 40 characters")
+        raise refused(
+            BadRequest,
+            N_("join_code must be true (make one up) or a text of 4 to 40 characters"),
+        )
     return value.strip()
 
 
@@ -254,7 +320,10 @@ def invite(
     _check_open(league)
     wanted = data.get("players")
     if not isinstance(wanted, list) or not wanted:
-        raise BadRequest("players must be a list of e-mail addresses, {email, name} or player ids")
+        raise refused(
+            BadRequest,
+            N_("players must be a list of e-mail addresses, {email, name} or player ids"),
+        )
     invited = []
     for item in wanted:
         player = _player_for(session, actor, item)
@@ -278,7 +347,11 @@ def _player_for(session: Session, actor: Player | None, item: Any) -> Player:
     if isinstance(item, str):
         item = {"email": item}
     if not isinstance(item, dict) or not isinstance(item.get("email"), str):
-        raise BadRequest(f"cannot read player {item!r}: give an e-mail address or a player id")
+        raise refused(
+            BadRequest,
+            N_("cannot read player %(given)s: give an e-mail address or a player id"),
+            given=repr(item),
+        )
     address = item["email"].strip().lower()
     found = session.scalar(select(Email).where(Email.address == address))
     if found is not None:
@@ -294,7 +367,12 @@ def _entry(league: League, player: Player) -> Entry | None:
 
 def _check_open(league: League) -> None:
     if league.status != OPEN:
-        raise Conflict(f"league {league.id} has started; entries are closed", "league_started")
+        raise refused(
+            Conflict,
+            N_("league %(id)s has started; entries are closed"),
+            "league_started",
+            id=league.id,
+        )
 
 
 def join(session: Session, league_id: int, player: Player, code: Any) -> Entry:
@@ -302,10 +380,10 @@ def join(session: Session, league_id: int, player: Player, code: Any) -> Entry:
     league = lock(session, league_id)
     _check_open(league)
     if league.join_code is None:
-        raise Forbidden(f"league {league.id} takes invited players only")
+        raise refused(Forbidden, N_("league %(id)s takes invited players only"), id=league.id)
     given = code.strip().encode("utf-8", "surrogatepass") if isinstance(code, str) else b""
     if not secrets.compare_digest(given, league.join_code.encode()):
-        raise Forbidden("that join code does not fit this league")
+        raise refused(Forbidden, N_("that join code does not fit this league"))
     entry = _entry(league, player)
     if entry is None:
         entry = Entry(league_id=league.id, player_id=player.id)
@@ -320,10 +398,22 @@ def answer(session: Session, league_id: int, player: Player, accept: bool) -> En
     league = lock(session, league_id)
     entry = _entry(league, player)
     if entry is None:
-        raise Conflict(f"{player.name} has no invitation to league {league.id}", "no_invitation")
+        raise refused(
+            Conflict,
+            N_("%(name)s has no invitation to league %(id)s"),
+            "no_invitation",
+            name=player.name,
+            id=league.id,
+        )
     _check_open(league)  # before the entry's status: an invitation that lapsed at the start
     if entry.status not in ("invited", "active", "declined"):
-        raise Conflict(f"{player.name} has no invitation to league {league.id}", "no_invitation")
+        raise refused(
+            Conflict,
+            N_("%(name)s has no invitation to league %(id)s"),
+            "no_invitation",
+            name=player.name,
+            id=league.id,
+        )
     entry.status, entry.answered_at = ("active" if accept else "declined"), utcnow()
     return entry
 
@@ -357,10 +447,13 @@ def _start(session: Session, league: League, now: datetime) -> None:
     accepted = [e for e in league.entries if e.status == "active"]
     needed = 3 if league.format == "tables" else 2
     if len(accepted) < needed:
-        raise Conflict(
-            f"league {league.id} needs at least {needed} players who accepted; "
-            f"it has {len(accepted)}",
+        raise refused(
+            Conflict,
+            N_("league %(id)s needs at least %(needed)s players who accepted; it has %(count)s"),
             "too_few_players",
+            id=league.id,
+            needed=needed,
+            count=len(accepted),
         )
     for entry in league.entries:
         if entry.status == "invited":

@@ -12,141 +12,229 @@ says so too).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 import engine
-from service import notify
+from service import i18n, notify
+from service.i18n import N_
 from service.leagues.models import Entry, League
 from service.mail.addresses import make_league_address
 from service.models import Game, Player
 
 FORMAT_NAMES = {
-    "round_robin": "a round robin",
-    "double_round_robin": "a double round robin",
-    "swiss": "a Swiss tournament",
-    "knockout": "a knockout",
-    "tables": "multiplayer tables",
+    "round_robin": N_("a round robin"),
+    "double_round_robin": N_("a double round robin"),
+    "swiss": N_("a Swiss tournament"),
+    "knockout": N_("a knockout"),
+    "tables": N_("multiplayer tables"),
 }
+"""In English; ``i18n.gettext(locale, FORMAT_NAMES[format])`` in a reader's language."""
 TIEBREAK_LABELS = {
-    "head_to_head": ("H2H", "head-to-head"),
-    "sonneborn_berger": ("SB", "Sonneborn-Berger"),
-    "buchholz": ("Bh", "Buchholz"),
-    "median_buchholz": ("MBh", "median Buchholz"),
-    "wins": ("W", "wins"),
+    "head_to_head": (N_("H2H"), N_("head-to-head")),
+    "sonneborn_berger": (N_("SB"), N_("Sonneborn-Berger")),
+    "buchholz": (N_("Bh"), N_("Buchholz")),
+    "median_buchholz": (N_("MBh"), N_("median Buchholz")),
+    "wins": (N_("W"), N_("wins")),
 }
+"""The short and long names of each tie-break, in English (translated where shown)."""
 NAME_WIDTH = 22
+DIRECTOR = N_("The tournament director")
+
+Gettext = Callable[..., str]
 
 
-def league_context(session: Session, league: League) -> dict[str, Any]:
+def _words(locale: str) -> tuple[Gettext, Gettext]:
+    """``_(message, **values)`` and ``ngettext(singular, plural, n, **values)`` in
+    ``locale``, under the names Babel's extraction looks for."""
+
+    def gettext(message: str, **values: Any) -> str:
+        return i18n.gettext(locale, message, **values)
+
+    def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
+        return i18n.ngettext(locale, singular, plural, n, **values)
+
+    return gettext, ngettext
+
+
+def _number(value: float, locale: str) -> str:
+    """``2.5`` as the reader writes it (``2,5``); English keeps Python's ``:g``."""
+    return f"{value:g}" if locale == i18n.DEFAULT else i18n.format_decimal(value, locale)
+
+
+def _count(value: float) -> int:
+    """The plural form's count of a number that may have a fraction: below one it reads as
+    one (``½ Punkt``, ``½ point``), above as a few (``1,5 Punkte``)."""
+    if float(value).is_integer():
+        return int(value)
+    return 1 if value < 1 else 2
+
+
+def league_context(session: Session, league: League, locale: str = i18n.DEFAULT) -> dict[str, Any]:
+    """The league's values of a league mail, its terms in words in ``locale`` (the reader's:
+    ``i18n.locale_for(player)``)."""
+    _, _ngettext = _words(locale)
     settings = notify.settings_of(session)
-    control = league.time_control
-    bank = control.get("bank")
-    days = f"{control['days']:g} days a turn" if not bank else "a time bank"
     return {
         "id": league.id,
         "name": league.name,
         "title": engine.game_class(league.game).title,
-        "format": FORMAT_NAMES[league.format],
-        "time_control": days,
+        "format": _(FORMAT_NAMES[league.format]),
+        "time_control": time_control_line(league.time_control, locale),
         "starts_at": league.starts_at,
         "url": f"{settings.public_url}/leagues/{league.id}",
         "api_url": f"{settings.public_url}/api/v1/leagues/{league.id}",
-        "game_words": game_in_words(league.game, league.options, league.seats),
-        "players": players_line(league),
-        "scoring": scoring_line(league),
-        "forfeit": forfeit_line(league),
+        "game_words": game_in_words(league.game, league.options, league.seats, locale),
+        "players": players_line(league, locale),
+        "scoring": scoring_line(league, locale),
+        "forfeit": forfeit_line(league, locale),
     }
 
 
 # -- the terms of a league, in words (issue 21, point 7) ------------------------------------
 
+
+def time_control_line(control: dict[str, Any], locale: str = i18n.DEFAULT) -> str:
+    """``3 days a turn``, or ``a time bank``."""
+    _, ngettext = _words(locale)
+    if control.get("bank"):
+        return _("a time bank")
+    # English says "1 days a turn" too: its text stays as it was
+    return ngettext(
+        "%(num)s days a turn",
+        "%(num)s days a turn",
+        _count(control["days"]),
+        num=_number(control["days"], locale),
+    )
+
+
 _OPTION_WORDS: dict[tuple[str, str], dict[str, str]] = {
-    ("epaminondas", "board"): {"14x12": "on a 14×12 board", "8x8": "on an 8×8 board"},
+    ("epaminondas", "board"): {"14x12": N_("on a 14×12 board"), "8x8": N_("on an 8×8 board")},
     ("epaminondas", "anti_copy"): {
-        "on": "with the anti-copy rule",
-        "off": "without the anti-copy rule",
+        "on": N_("with the anti-copy rule"),
+        "off": N_("without the anti-copy rule"),
     },
     ("anti-grid", "board"): {
-        "large": "on the large board (16×16, 15 pawns each)",
-        "small": "on the small board (12×12, 11 pawns each)",
+        "large": N_("on the large board (16×16, 15 pawns each)"),
+        "small": N_("on the small board (12×12, 11 pawns each)"),
     },
-    ("anti-grid", "chain"): {"on": "with chain captures", "off": "without chain captures"},
+    ("anti-grid", "chain"): {
+        "on": N_("with chain captures"),
+        "off": N_("without chain captures"),
+    },
     ("elemento", "dice"): {
-        "rolled": "the dice rolled before every turn",
-        "turned": "the dice turned after each turn (ELE-16)",
+        "rolled": N_("the dice rolled before every turn"),
+        "turned": N_("the dice turned after each turn (ELE-16)"),
     },
     ("nelaxtam", "variant"): {
-        "wild": "the wild variant (every troop may act)",
-        "quiet": "the quiet variant (one troop acts a turn)",
+        "wild": N_("the wild variant (every troop may act)"),
+        "quiet": N_("the quiet variant (one troop acts a turn)"),
     },
 }
 
 
-def game_in_words(name: str, options: dict[str, Any], seats: int) -> str:
+def game_in_words(
+    name: str, options: dict[str, Any], seats: int, locale: str = i18n.DEFAULT
+) -> str:
     """The game and its options as a player reads them: ``Epaminondas on a 14×12 board, with
     the anti-copy rule`` (never ``board=14x12``)."""
+    _, ngettext = _words(locale)
     rules = engine.game_class(name)
-    words: list[str] = []
+    board: list[str] = []
+    rest: list[str] = []
     for key, value in sorted((options or {}).items()):
         value = str(value)
+        known = _OPTION_WORDS.get((name, key), {}).get(value)
         if name == "nelaxtam" and key == "size":
-            article = "an" if value.startswith("8") or value in ("11", "18") else "a"
-            words.append(f"on {article} {value}×{value} board")
+            if value.startswith("8") or value in ("11", "18"):
+                board.append(_("on an %(size)s board", size=f"{value}×{value}"))
+            else:
+                board.append(_("on a %(size)s board", size=f"{value}×{value}"))
         elif name == "nelaxtam" and key == "sea":
-            words.append(f"{value} troop{'s' * (value != '1')} arriving by sea")
-        elif (name, key) in _OPTION_WORDS:
-            words.append(_OPTION_WORDS[name, key].get(value, f"{key.replace('_', ' ')} {value}"))
+            count = int(value) if value.isdigit() else 2
+            rest.append(
+                ngettext(
+                    "%(num)s troop arriving by sea",
+                    "%(num)s troops arriving by sea",
+                    count,
+                    num=value,
+                )
+            )
+        elif known is not None:
+            (board if known.startswith("on ") else rest).append(_(known))
         else:
-            words.append(f"{key.replace('_', ' ')} {value}")
-    board = [w for w in words if w.startswith("on ")]
-    rest = [w for w in words if not w.startswith("on ")]
+            rest.append(f"{key.replace('_', ' ')} {value}")
     text = " ".join([rules.title, *board])
     if len(rules.player_counts) > 1:
-        text += f" for {seats} players"
+        text = ngettext(
+            "%(game)s for %(num)s players", "%(game)s for %(num)s players", seats, game=text
+        )
     return ", ".join([text, *rest])
 
 
-def players_line(league: League) -> str:
+def players_line(league: League, locale: str = i18n.DEFAULT) -> str:
     """How many take part so far and how many sit at each game."""
+    _, ngettext = _words(locale)
     joined = sum(e.status == "active" for e in league.entries)
     invited = sum(e.status == "invited" for e in league.entries)
-    parts = [f"{joined} accepted"] + ([f"{invited} invited"] if invited else [])
-    each = "3 or 4 at each table" if league.format == "tables" else f"{league.seats} in each game"
-    return f"{joined + invited} so far ({', '.join(parts)}); {each}"
-
-
-def _points(value: float) -> str:
-    text = "½" if value == 0.5 else f"{value:g}"
-    return f"{text} point" + ("" if value == 1 else "s")
-
-
-def scoring_line(league: League) -> str:
-    """What a result is worth in this league's standings."""
-    scoring = league.scoring
-    if league.format == "knockout":
-        rule = {
-            "replay": "a drawn game is replayed",
-            "higher_seed": "a drawn game goes to the higher seed",
-            "second_seat": "a drawn game goes to the second seat",
-        }[league.settings.get("draw_rule", "replay")]
-        return f"knockout: the winner of each game goes on, the loser is out; {rule}"
+    parts = [ngettext("%(num)s accepted", "%(num)s accepted", joined)]
+    if invited:
+        parts.append(ngettext("%(num)s invited", "%(num)s invited", invited))
     if league.format == "tables":
-        return (
-            "1 point for each player you finish ahead of at your table and ½ for each you tie "
-            f"with; a round you sit out scores {_points(scoring.get('bye', 0.0))}"
-        )
-    return (
-        f"a win {_points(scoring['win'])}, a draw {_points(scoring['draw'])}, a loss "
-        f"{_points(scoring['loss'])}, a bye {_points(scoring['bye'])}, a loss by forfeit "
-        f"{_points(scoring['forfeit_loss'])}"
+        each = _("3 or 4 at each table")
+    else:
+        each = ngettext("%(num)s in each game", "%(num)s in each game", league.seats)
+    return ngettext(
+        "%(num)s so far (%(parts)s); %(each)s",
+        "%(num)s so far (%(parts)s); %(each)s",
+        joined + invited,
+        parts=", ".join(parts),
+        each=each,
     )
 
 
-def forfeit_line(league: League) -> str:
+def _points(value: float, locale: str) -> str:
+    _, ngettext = _words(locale)
+    text = "½" if value == 0.5 else _number(value, locale)
+    if value == 1:
+        return _("%(points)s point", points=text)
+    return ngettext("%(points)s points", "%(points)s points", _count(value), points=text)
+
+
+def scoring_line(league: League, locale: str = i18n.DEFAULT) -> str:
+    """What a result is worth in this league's standings."""
+    _, _ngettext = _words(locale)
+    scoring = league.scoring
+    if league.format == "knockout":
+        rule = {
+            "replay": _("a drawn game is replayed"),
+            "higher_seed": _("a drawn game goes to the higher seed"),
+            "second_seat": _("a drawn game goes to the second seat"),
+        }[league.settings.get("draw_rule", "replay")]
+        return _("knockout: the winner of each game goes on, the loser is out; %(rule)s", rule=rule)
+    if league.format == "tables":
+        return _(
+            "1 point for each player you finish ahead of at your table and ½ for each you tie "
+            "with; a round you sit out scores %(points)s",
+            points=_points(scoring.get("bye", 0.0), locale),
+        )
+    return _(
+        "a win %(win)s, a draw %(draw)s, a loss %(loss)s, a bye %(bye)s, a loss by forfeit "
+        "%(forfeit)s",
+        win=_points(scoring["win"], locale),
+        draw=_points(scoring["draw"], locale),
+        loss=_points(scoring["loss"], locale),
+        bye=_points(scoring["bye"], locale),
+        forfeit=_points(scoring["forfeit_loss"], locale),
+    )
+
+
+def forfeit_line(league: League, locale: str = i18n.DEFAULT) -> str:
     """What loses a game without playing it out, and what a withdrawal does."""
+    _, ngettext = _words(locale)
     control = league.time_control
     try:
         sealed = engine.new_game(league.game, league.options, league.seats).initial_state()
@@ -155,24 +243,31 @@ def forfeit_line(league: League) -> str:
         simultaneous = False
     if simultaneous:
         after = control.get("forfeit_after") or 0
-        if after:
-            turns = "turn" if after == 1 else f"{after} turns in a row"
-            rule = (
-                f"missing the deadline of {turns} forfeits the game (default orders are "
-                "played for each miss)"
+        if after == 1:
+            rule = _(
+                "missing the deadline of turn forfeits the game (default orders are played for "
+                "each miss)"
+            )
+        elif after:
+            rule = ngettext(
+                "missing the deadline of %(num)s turns in a row forfeits the game (default "
+                "orders are played for each miss)",
+                "missing the deadline of %(num)s turns in a row forfeits the game (default "
+                "orders are played for each miss)",
+                after,
             )
         else:
-            rule = "a missed deadline plays default orders for you; no game is lost by forfeit"
+            rule = _("a missed deadline plays default orders for you; no game is lost by forfeit")
     elif control.get("bank"):
-        rule = "a player whose time bank runs out loses the game on time, a forfeit"
+        rule = _("a player whose time bank runs out loses the game on time, a forfeit")
     else:
-        rule = "a move not made by its deadline loses the game on time, a forfeit"
+        rule = _("a move not made by its deadline loses the game on time, a forfeit")
     withdrawal = league.settings.get("withdrawal", "forfeit")
     if withdrawal == "expunge":
-        rule += "; a player who withdraws leaves the standings with all their games"
+        then = _("a player who withdraws leaves the standings with all their games")
     else:
-        rule += "; a player who withdraws loses their remaining games by forfeit"
-    return rule
+        then = _("a player who withdraws loses their remaining games by forfeit")
+    return _("%(rule)s; %(withdrawal)s", rule=rule, withdrawal=then)
 
 
 def _players(league: League) -> list[Player]:
@@ -186,14 +281,15 @@ def reply_address(session: Session, league: League, player: Player) -> str:
 
 
 def invitation(session: Session, league: League, entry: Entry, inviter: Player | None) -> None:
+    locale = i18n.locale_for(entry.player)
     notify.queue_mail(
         session,
         kind="league_invitation",
         to=entry.player,
         game=None,
         context={
-            "league": league_context(session, league),
-            "inviter": inviter.name if inviter else "The tournament director",
+            "league": league_context(session, league, locale),
+            "inviter": inviter.name if inviter else i18n.gettext(locale, DIRECTOR),
         },
         reply_to=reply_address(session, league, entry.player),
     )
@@ -208,36 +304,42 @@ def answered(
         kind="league_answer",
         to=player,
         game=None,
-        context={"league": league_context(session, league), "accepted": accepted},
+        context={
+            "league": league_context(session, league, i18n.locale_for(player)),
+            "accepted": accepted,
+        },
         in_reply_to=in_reply_to,
         reply_to=reply_address(session, league, player),
     )
 
 
-def standings_table(document: dict[str, Any]) -> dict[str, Any]:
-    """Rows for the mail: a fixed-width text line and the cells of an HTML row each."""
+def standings_table(document: dict[str, Any], locale: str = i18n.DEFAULT) -> dict[str, Any]:
+    """Rows for the mail: a fixed-width text line and the cells of an HTML row each, the
+    headers and legend in ``locale``."""
+    _, _ngettext = _words(locale)
     names = document["tiebreaks"]
-    shorts = [TIEBREAK_LABELS[n][0] for n in names]
+    shorts = [_(TIEBREAK_LABELS[n][0]) for n in names]
     rows = []
     for row in document["rows"]:
         name = " ".join(row["player"]["name"].split())
         if row.get("withdrawn"):
-            name += " (w)"
+            name += _(" (w)")
         short = name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
         rating = row.get("rating")
         cells = [
             str(row["rank"]),
             name,
-            f"{row['points']:g}",
-            *(f"{row['tiebreaks'][n]:g}" for n in names),
+            _number(row["points"], locale),
+            *(_number(row["tiebreaks"][n], locale) for n in names),
             f"{row['wins']}/{row['draws']}/{row['losses']}",
-            f"{rating['rating']:g}" if rating else "",
+            _number(rating["rating"], locale) if rating else "",
         ]
-        values = "".join(f"{cell:>7}" for cell in cells[2:])
+        values = "".join(f" {cell:>6}" for cell in cells[2:])
         rows.append({"cells": cells, "line": f"{cells[0]:>3} {short:<{NAME_WIDTH}}{values}"})
-    columns = ["#", "Player", "Pts", *shorts, "W/D/L", "Rating"]
-    header = f"{'#':>3} {'Player':<{NAME_WIDTH}}" + "".join(f"{c:>7}" for c in columns[2:])
-    legend = ", ".join(f"{TIEBREAK_LABELS[n][0]} = {TIEBREAK_LABELS[n][1]}" for n in names)
+    columns = ["#", _("Player"), _("Pts"), *shorts, _("W/D/L"), _("Rating")]
+    # a space before each column, however long its name in the reader's language
+    header = f"{'#':>3} {columns[1]:<{NAME_WIDTH}}" + "".join(f" {c:>6}" for c in columns[2:])
+    legend = ", ".join(f"{_(TIEBREAK_LABELS[n][0])} = {_(TIEBREAK_LABELS[n][1])}" for n in names)
     return {"columns": columns, "header": header, "rows": rows, "legend": legend}
 
 
@@ -251,22 +353,24 @@ def standings(
 ) -> None:
     """Mail the standings (``leagues.standings_json``) after round ``round_no``;
     ``next_round_at``: when the next round starts by the schedule, None when it starts now."""
-    table = standings_table(standings_json)
-    context = {
-        "league": league_context(session, league),
-        "round": round_no,
-        "final": final,
-        "standings": table,
-        "next_round_at": next_round_at,
-    }
+    contexts: dict[str, dict[str, Any]] = {}  # one per language the readers read
     which = "final" if final else f"round{round_no}"
     for player in _players(league):
+        locale = i18n.locale_for(player)
+        if locale not in contexts:
+            contexts[locale] = {
+                "league": league_context(session, league, locale),
+                "round": round_no,
+                "final": final,
+                "standings": standings_table(standings_json, locale),
+                "next_round_at": next_round_at,
+            }
         notify.queue_mail(
             session,
             kind="league_standings",
             to=player,
             game=None,
-            context=context,
+            context=contexts[locale],
             key=f"league:{league.id}:{which}:{player.id}",
         )
 
@@ -281,7 +385,7 @@ def message(session: Session, league: League, sender: str, subject: str, text: s
             to=player,
             game=None,
             context={
-                "league": league_context(session, league),
+                "league": league_context(session, league, i18n.locale_for(player)),
                 "sender": sender,
                 "subject_line": subject,
                 "message": text,
@@ -302,16 +406,17 @@ def result(
 ) -> None:
     """Tell every seat of ``game`` what the director did to its result, and why."""
     for seat in game.seats:
+        locale = i18n.locale_for(seat.player)
         notify.queue_mail(
             session,
             kind="league_result",
             to=seat.player,
             game=game,
             context={
-                "league": league_context(session, league) if league else None,
-                "actor": actor,
-                "action": action,
-                "result": result_text,
+                "league": league_context(session, league, locale) if league else None,
+                "actor": i18n.gettext(locale, DIRECTOR) if actor == DIRECTOR else actor,
+                "action": action,  # in English: the template words it in the reader's language
+                "result": i18n.gettext(locale, result_text),
                 "reason": reason,
             },
         )

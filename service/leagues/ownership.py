@@ -16,7 +16,9 @@ from sqlalchemy.orm import Session
 
 from service import games, players
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, Unprocessable
+from service.i18n import N_
 from service.leagues.models import League, LeagueDirector, Pairing
+from service.leagues.refusals import refused
 from service.models import Player, utcnow
 
 
@@ -39,7 +41,7 @@ def directs(session: Session, actor: Player | None, league: League) -> bool:
 def require_director(actor: Player | None) -> None:
     """``None`` is the server's own command line, which may do anything."""
     if actor is not None and not actor.has_role("td", "admin"):
-        raise Forbidden("only tournament directors and admins run leagues")
+        raise refused(Forbidden, N_("only tournament directors and admins run leagues"))
 
 
 def check_league(session: Session, actor: Player | None, league_id: int) -> League:
@@ -47,14 +49,30 @@ def check_league(session: Session, actor: Player | None, league_id: int) -> Leag
     require_director(actor)
     league = session.get(League, league_id)
     if league is None:
-        raise NotFound(f"there is no league {league_id}")
+        raise refused(NotFound, N_("there is no league %(id)s"), id=league_id)
     if not directs(session, actor, league):
-        names = ", ".join(p.name for p in directors(session, league)) or "an admin"
+        names = ", ".join(p.name for p in directors(session, league))
         assert actor is not None
-        raise Forbidden(
-            f"{actor.name} does not direct league {league.id} ({league.name}): only its "
-            f"directors ({names}) and admins may; one of them can add you as a co-director",
+        values = {"name": actor.name, "id": league.id, "league": league.name}
+        if not names:
+            raise refused(
+                Forbidden,
+                N_(
+                    "%(name)s does not direct league %(id)s (%(league)s): only its directors "
+                    "(an admin) and admins may; one of them can add you as a co-director"
+                ),
+                "not_your_league",
+                **values,
+            )
+        raise refused(
+            Forbidden,
+            N_(
+                "%(name)s does not direct league %(id)s (%(league)s): only its directors "
+                "(%(directors)s) and admins may; one of them can add you as a co-director"
+            ),
             "not_your_league",
+            directors=names,
+            **values,
         )
     return league
 
@@ -69,10 +87,12 @@ def check_game(session: Session, actor: Player | None, game_id: int) -> None:
     if pairing is not None:
         check_league(session, actor, pairing.league_id)
     elif game.created_by != actor.id:
-        raise Forbidden(
-            f"{actor.name} did not create game {game.id}: only its creator and admins may "
-            "direct it",
+        raise refused(
+            Forbidden,
+            N_("%(name)s did not create game %(id)s: only its creator and admins may direct it"),
             "not_your_game",
+            name=actor.name,
+            id=game.id,
         )
 
 
@@ -85,17 +105,30 @@ def add_director(
     ref = data.get("player")
     # 422, not 404, for a player the body names that does not exist: the league does
     if isinstance(ref, int) and not isinstance(ref, bool):
-        player = _named(session.get(Player, ref), f"there is no player {ref}")
+        player = _named(session.get(Player, ref), N_("there is no player %(ref)s"), ref)
     elif isinstance(ref, str) and "@" in ref:
-        player = _named(players.by_address(session, ref), f"no player has the address {ref}")
+        player = _named(
+            players.by_address(session, ref), N_("no player has the address %(ref)s"), ref
+        )
     else:
-        raise BadRequest("player must be the id or e-mail address of a tournament director")
+        raise refused(
+            BadRequest, N_("player must be the id or e-mail address of a tournament director")
+        )
     if not player.has_role("td", "admin"):
-        raise Unprocessable(
-            f"{player.name} is not a tournament director (role td) nor an admin", "not_a_director"
+        raise refused(
+            Unprocessable,
+            N_("%(name)s is not a tournament director (role td) nor an admin"),
+            "not_a_director",
+            name=player.name,
         )
     if any(p.id == player.id for p in directors(session, league)):
-        raise Conflict(f"{player.name} already directs league {league.id}", "already_director")
+        raise refused(
+            Conflict,
+            N_("%(name)s already directs league %(id)s"),
+            "already_director",
+            name=player.name,
+            id=league.id,
+        )
     session.add(
         LeagueDirector(
             league_id=league.id,
@@ -120,7 +153,7 @@ def copy_directors(session: Session, old: League, new: League) -> None:
     session.flush()
 
 
-def _named(player: Player | None, missing: str) -> Player:
+def _named(player: Player | None, missing: str, ref: Any) -> Player:
     if player is None:
-        raise Unprocessable(missing)
+        raise refused(Unprocessable, missing, ref=ref)
     return player

@@ -18,9 +18,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.errors import BadRequest, Conflict, Unprocessable
+from service.i18n import N_
 from service.leagues import director, leagues, ownership
 from service.leagues import standings as table
 from service.leagues.models import AuditEntry, League
+from service.leagues.refusals import refused
 from service.models import Player
 from service.tournament.divisions import next_season as moves
 
@@ -46,10 +48,14 @@ def next_season(session: Session, actor: Player | None, data: Mapping[str, Any])
     try:
         seasons = moves(final, promote, relegate, leaving)
     except ValueError as error:
-        raise Unprocessable(f"cannot move players between these divisions: {error}") from error
+        raise refused(
+            Unprocessable,
+            N_("cannot move players between these divisions: %(why)s"),
+            why=str(error),
+        ) from error
     reason = data.get("reason") or f"next season of leagues {', '.join(map(str, ids))}"
     if not isinstance(reason, str) or len(reason) > 1000:
-        raise BadRequest("reason must be a text of at most 1000 characters")
+        raise refused(BadRequest, N_("reason must be a text of at most 1000 characters"))
     created = []
     for index, (old, members) in enumerate(zip(divisions, seasons, strict=True)):
         new = leagues.create(session, actor, _settings(old, names[index]))
@@ -71,12 +77,22 @@ def next_season(session: Session, actor: Player | None, data: Mapping[str, Any])
 
 def _division_ids(given: Any) -> list[int]:
     if not isinstance(given, list) or not given:
-        raise BadRequest("divisions must be a non-empty list of league ids, top division first")
+        raise refused(
+            BadRequest, N_("divisions must be a non-empty list of league ids, top division first")
+        )
     if not all(isinstance(i, int) and not isinstance(i, bool) and i > 0 for i in given):
-        raise BadRequest(f"divisions must be league ids (whole numbers); got {given!r}")
+        raise refused(
+            BadRequest,
+            N_("divisions must be league ids (whole numbers); got %(given)s"),
+            given=repr(given),
+        )
     twice = sorted({i for i in given if given.count(i) > 1})
     if twice:
-        raise BadRequest(f"league {', '.join(map(str, twice))} is listed twice in divisions")
+        raise refused(
+            BadRequest,
+            N_("league %(ids)s is listed twice in divisions"),
+            ids=", ".join(map(str, twice)),
+        )
     return list(given)
 
 
@@ -84,25 +100,38 @@ def _names(given: Any, count: int) -> list[str | None]:
     if given is None:
         return [None] * count
     if not isinstance(given, list) or len(given) != count:
-        raise Unprocessable(f"names must be a list of {count} names, one per division")
+        raise refused(
+            Unprocessable,
+            N_("names must be a list of %(count)s names, one per division"),
+            count=count,
+        )
     if not all(isinstance(name, str) for name in given):
-        raise BadRequest("names must be texts")
+        raise refused(BadRequest, N_("names must be texts"))
     return list(given)
 
 
 def _check_finished(session: Session, league: League) -> None:
     if league.status != leagues.FINISHED:
-        raise Conflict(
-            f"league {league.id} ({league.name}) is {league.status}, not finished: "
-            "a next season starts from final standings",
+        raise refused(
+            Conflict,
+            N_(
+                "league %(id)s (%(name)s) is %(status)s, not finished: a next season starts "
+                "from final standings"
+            ),
             "league_not_finished",
+            id=league.id,
+            name=league.name,
+            status=league.status,
         )
     for entry in session.scalars(select(AuditEntry).where(AuditEntry.action == ACTION)):
         if entry.detail.get("previous") == league.id:
-            raise Conflict(
-                f"league {league.id} ({league.name}) already has its next season: "
-                f"league {entry.league_id}",
+            raise refused(
+                Conflict,
+                N_("league %(id)s (%(name)s) already has its next season: league %(next)s"),
                 "season_exists",
+                id=league.id,
+                name=league.name,
+                next=entry.league_id,
             )
 
 
@@ -122,9 +151,15 @@ def _final_standings(
             if entry.status in ("active", "withdrawn"):
                 other = seen.setdefault(entry.player_id, league)
                 if other is not league:
-                    raise Unprocessable(
-                        f"{entry.player.name} played in both league {other.id} and league "
-                        f"{league.id}: a player belongs to one division"
+                    raise refused(
+                        Unprocessable,
+                        N_(
+                            "%(name)s played in both league %(other)s and league %(id)s: a "
+                            "player belongs to one division"
+                        ),
+                        name=entry.player.name,
+                        other=other.id,
+                        id=league.id,
                     )
         final.append([str(by_entry[row.player].player_id) for row in ranked])
     return final, leaving

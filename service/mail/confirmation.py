@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
+from service import i18n
 from service.config import Settings
 from service.mail.addresses import (
     LOCAL_PREFIX,
@@ -143,7 +144,7 @@ def hold_league_answer(
         session, HeldReply.league_id == league.id, HeldReply.player_id == player.id
     )
     held = HeldReply(league_id=league.id)
-    context = {"turn": None, "league": league_context(session, league)}
+    context = {"turn": None, "league": league_context(session, league, i18n.locale_for(player))}
     return _hold(session, settings, row, reply, player, held, older, context, None, why)
 
 

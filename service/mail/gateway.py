@@ -650,7 +650,7 @@ class _Handling:
         doubt = authentication.for_player(self.row, self.reply.sender, player, self.settings)
         if doubt is not None and not doubt.confirmable:
             return self._refuse(_failed(doubt.why, None, player))
-        answer, problem = _league_answer(self.reply.text)
+        answer, problem = _league_answer(self.reply.text, i18n.locale_for(player))
         if doubt is not None and not self.confirmed and answer is not None:
             if league.status == leagues.OPEN:  # nobody could tell: ask the mailbox
                 args = (self.session, self.settings, self.row, self.reply, player, league)
@@ -1102,12 +1102,13 @@ _HOW_TO_TAKE_PART = (
 )
 
 
-def _league_answer(text: str) -> tuple[bool | None, str]:
-    """The one answer a reply to an invitation gives, or None and why it gives none: read
-    as prose, like a move reply ("Yes, count me in!"), by ``service.leagues.answers``."""
+def _league_answer(text: str, locale: str) -> tuple[bool | None, str]:
+    """The one answer a reply to an invitation gives, or None and why it gives none (in
+    ``locale``): read as prose, like a move reply ("Yes, count me in!"), by
+    ``service.leagues.answers``."""
     from service.leagues.answers import read_answer
 
-    return read_answer(text)
+    return read_answer(text, locale)
 
 
 def _recipients(row: InboundMessage) -> list[str]:

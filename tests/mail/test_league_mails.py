@@ -4,13 +4,17 @@ and answers by mail, with no API route that needs a token."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from service import i18n
+from service.leagues import mail as league_mail
+from service.mail.extract import REPLY_MARKER, extract_text
 from service.mail.render import KINDS, render_email
 from tests.browser import PHONE_WIDTHS, assert_fits, axe_violations, browser, open_html
-from tests.mail.scenarios import BOARD_GAMES, context
+from tests.mail.scenarios import BOARD_GAMES, DEADLINE, HOSTILE_NAME, LEAGUE, context
 
 LEAGUE_ROUND = {
     "name": "Spring <League>",
@@ -81,3 +85,116 @@ def test_the_invitation_and_a_league_game_mail_read_on_a_phone(browser: Any, wid
             assert problems == []
         finally:
             page.close()
+
+
+# -- issue 24: every league mail in the reader's language ------------------------------------
+
+LEAGUE_KINDS = [kind for kind in KINDS if kind.startswith("league_")]
+LEAGUE_VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "league_invitation": [{}],
+    "league_answer": [{"accepted": True}, {"accepted": False}],
+    "league_standings": [
+        {"final": False, "next_round_at": None},
+        {"final": False, "next_round_at": DEADLINE},
+        {"final": True},
+    ],
+    "league_message": [{}],
+    "league_result": [
+        {"action": action, "result": result}
+        for action, result in (
+            ("set the result", "1-0"),
+            ("corrected the result", "0-1"),
+            ("voided the game", "void"),
+        )
+    ],
+}
+ENGLISH_ONLY = {
+    "league_invitation": "invites you to the league",
+    "league_answer": "the invitation to the league",
+    "league_standings": "of the league",
+    "league_message": "a message from",
+    "league_result": "the tournament director",
+}
+"""A phrase of each kind's English text that no other language's mail may show."""
+
+
+def _league_terms(locale: str) -> dict[str, Any]:
+    """The ``league`` values ``league_context`` writes for a reader of ``locale``, from a
+    league of each kind of terms the words cover."""
+    entries = [SimpleNamespace(status="active")] * 4 + [SimpleNamespace(status="invited")] * 2
+    league = SimpleNamespace(
+        game="epaminondas",
+        options={"board": "14x12", "anti_copy": "on"},
+        seats=2,
+        format="round_robin",
+        entries=entries,
+        scoring={"win": 1.0, "draw": 0.5, "loss": 0.0, "bye": 1.5, "forfeit_loss": 0.0},
+        settings={"withdrawal": "expunge"},
+        time_control={"days": 3},
+    )
+    terms = league_mail  # the helpers league_context calls, without a database
+    return {
+        **LEAGUE,
+        "format": i18n.gettext(locale, terms.FORMAT_NAMES["swiss"]),
+        "time_control": terms.time_control_line({"days": 2.5}, locale),
+        "game_words": terms.game_in_words("nelaxtam", {"size": "8", "sea": "3"}, 3, locale),
+        "players": terms.players_line(league, locale),  # type: ignore[arg-type]
+        "scoring": terms.scoring_line(league, locale),  # type: ignore[arg-type]
+        "forfeit": terms.forfeit_line(league, locale),  # type: ignore[arg-type]
+    }
+
+
+@pytest.mark.parametrize("code", i18n.LANGUAGES)
+@pytest.mark.parametrize("kind", LEAGUE_KINDS)
+def test_every_league_mail_reads_in_each_language(kind: str, code: str) -> None:
+    """Subject, text and HTML of each league mail in each of the nine languages: no
+    placeholder or template syntax left, text lines within 80 columns, a reply typed above
+    still read, players' strings escaped, and (but in English) none of the English text."""
+    for variant in LEAGUE_VARIANTS[kind]:
+        values = {**context(kind, "epaminondas"), **variant, "locale": code}
+        values["league"] = _league_terms(code)
+        if kind == "league_standings":
+            document = {
+                "tiebreaks": ["sonneborn_berger", "buchholz"],
+                "rows": [
+                    {
+                        "rank": 1,
+                        "player": {"name": HOSTILE_NAME},
+                        "points": 2.5,
+                        "tiebreaks": {"sonneborn_berger": 1.25, "buchholz": 3.0},
+                        "wins": 2,
+                        "draws": 1,
+                        "losses": 0,
+                        "rating": {"rating": 1612.5},
+                        "withdrawn": True,
+                    }
+                ],
+            }
+            values["standings"] = league_mail.standings_table(document, code)
+        mail = render_email(kind, values)
+        parts = (mail.subject, mail.text, mail.html)
+        for part in parts:
+            assert "%(" not in part and "{{" not in part and "{%" not in part
+        assert mail.subject and "\n" not in mail.subject
+        assert mail.text.split("\n", 1)[0] == REPLY_MARKER
+        assert not [line for line in mail.text.splitlines() if len(line) > 80]
+        assert extract_text(f"ja\n\n{mail.text}") == "ja"
+        assert "<script" not in mail.html.lower()
+        assert "https://pbem.example/leagues/3" in mail.text
+        if code != "en":
+            assert ENGLISH_ONLY[kind] not in mail.text + mail.html, (code, variant)
+            english = render_email(kind, {**values, "locale": "en"})
+            assert english.text != mail.text and english.html != mail.html
+
+
+def test_the_league_terms_in_german() -> None:
+    terms = _league_terms("de")
+    assert terms["format"] == "ein Turnier nach Schweizer System"
+    assert terms["game_words"] == ("Nelaxtam auf einem 8×8-Brett, 3 Truppen kommen über das Meer")
+    assert terms["time_control"] == "2,5 Tage pro Zug"
+    assert terms["players"] == "bisher 6 (4 zugesagt, 2 eingeladen); 2 pro Partie"
+    assert terms["scoring"].startswith("Sieg 1 Punkt, Remis ½ Punkt, Niederlage 0 Punkte")
+    assert "spielfrei 1,5 Punkte" in terms["scoring"]
+    table = league_mail.standings_table({"tiebreaks": ["wins"], "rows": []}, "de")
+    assert table["columns"] == ["#", "Spieler", "Pkt", "S", "S/R/N", "Rating"]
+    assert table["legend"] == "S = Siege"

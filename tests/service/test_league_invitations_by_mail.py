@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 from service import players
 from service.db import Database
-from service.leagues import leagues
+from service.leagues import director, leagues
 from service.leagues.mail import forfeit_line, game_in_words, players_line, scoring_line
 from service.leagues.models import Entry, League
 from service.mail import gateway
@@ -374,3 +374,52 @@ def test_the_forfeit_rule_and_scoring_follow_the_league() -> None:
     tables = terms(game="elemento", options={"dice": "rolled"}, seats=4, format="tables")
     assert scoring_line(tables).startswith("1 point for each player you finish ahead of")
     assert players_line(tables) == "0 so far (0 accepted); 3 or 4 at each table"
+
+
+# -- issue 24: a player's league mails in their own language ---------------------------------
+
+
+def test_a_german_player_gets_the_invitation_and_its_answers_in_german(
+    database: Database,
+) -> None:
+    """Alice reads German: the invitation and the confirmations of her answers (German
+    words, as the invitation asks for them) are German, and so is a director's message."""
+    with database.transaction() as session:
+        alice, _ = players.create(session, None, {"name": "Alice", "emails": [ALICE]})
+        players.update(session, alice, {"language": "de"})
+    league_id = invite(database, ALICE, BOB)
+    invitation = latest(database, ALICE)
+    text = " ".join(text_of(invitation).split())
+    assert str(invitation["Subject"]) == (
+        f"[pbem league #{league_id}] Tess lädt dich zu Autumn <Cup> ein"
+    )
+    assert "Alice, Tess lädt dich zur Liga Autumn <Cup> ein: ein Rundenturnier in" in text
+    assert "Spieler: bisher 1 (0 zugesagt, 1 eingeladen); 2 pro Partie." in text
+    assert "Bedenkzeit: 3 Tage pro Zug." in text
+    assert "Wertung: Sieg 1 Punkt, Remis ½ Punkt, Niederlage 0 Punkte" in text
+    assert "über der Markierungszeile annehmen" in text and "invites you" not in text
+    assert "invites you to the league" in " ".join(text_of(latest(database, BOB)).split())
+
+    row = send(database, reply(invitation, ALICE, "Hallo Tess,\n\nAnnehmen\n\nGruß, Alice"))
+    assert row.status == "processed", row.result
+    assert status_of(database, league_id, ALICE) == "active"
+    [accepted] = mails(database, ALICE, "league_answer")
+    assert accepted.subject == f"[pbem league #{league_id}] Autumn <Cup>: Einladung angenommen"
+    confirmation = latest(database, ALICE)
+    text = " ".join(text_of(confirmation).split())
+    assert "Alice, du hast die Einladung zur Liga Autumn <Cup> angenommen" in text
+    assert "Antworte auf diese Mail mit ablehnen" in text
+
+    row = send(database, reply(confirmation, ALICE, "Nein danke"))
+    assert row.status == "processed" and status_of(database, league_id, ALICE) == "declined"
+    assert "Einladung abgelehnt" in mails(database, ALICE, "league_answer")[-1].subject
+    text = " ".join(text_of(latest(database, ALICE)).split())
+    assert "Antworte auf diese Mail mit annehmen" in text
+
+    send(database, reply(latest(database, ALICE), ALICE, "ja"))
+    with database.transaction() as session:
+        td = players.by_address(session, "td@example.org")
+        director.message(session, league_id, td, {"subject": "Runde 1", "text": "Viel Glück!"})
+    message = " ".join(text_of(latest(database, ALICE)).split())
+    assert "Alice, eine Nachricht von Tess, Turnierleitung der Liga Autumn <Cup>:" in message
+    assert "Seite der Liga: " in message
