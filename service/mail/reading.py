@@ -190,7 +190,7 @@ def _command(index: int, text: str, seen: set[str]) -> Line | None:
     for it alone; one said with "not" is no command at all (a text line)."""
     doubt = resignation_doubt(text)
     if doubt == "doubt" and not any(_shaped(token) for token in _tokens(text)):
-        note = "it sounds unsure, so you have not resigned"
+        note = N_("it sounds unsure, so you have not resigned")
         return Line(index, text, "command", Command(Kind.CONFIRM, "resign", text, note))
     if doubt:
         return None
