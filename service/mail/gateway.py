@@ -614,12 +614,9 @@ class _Handling:
             return self._refuse(_failed(doubt.why, None, player))
         if not confirmation.says_yes(self.reply.text):
             first = next((ln.strip() for ln in self.reply.text.splitlines() if ln.strip()), "")
-            error = (
-                f"we read {quoted(first) if first else 'nothing above the quoted text'}, not "
-                "yes, so your held reply was not played. To play it, reply to the "
-                "confirmation mail with yes alone on the first line (or use its link); to "
-                "leave it unplayed, do nothing"
-            )
+            locale = i18n.locale_for(player)
+            read = quoted(first) if first else i18n.gettext(locale, NOTHING_TYPED)
+            error = NOT_YES % {"read": quoted(first) if first else NOTHING_TYPED}
             game = self.session.get(Game, held.game_id) if held.game_id else None
             to, reader = confirmation.answer_to(self.settings, player, held.address, game)
             sent = _error_reply(
@@ -628,7 +625,7 @@ class _Handling:
                 to,
                 game,
                 self.reply.text,
-                error,
+                i18n.gettext(locale, NOT_YES, read=read),
                 "",
                 self.now,
                 self.reply.message_id,
@@ -1086,22 +1083,27 @@ def _expire(
     now: datetime,
 ) -> str:
     """The turn moved on: nothing is played, and the player hears so, plainly."""
-    over = "the game is over" if game.status != games.ACTIVE else f"it is turn {game.turn} now"
-    said = (
-        f"your held reply was for turn {held.turn} of game {game.id}, and {over}, so it was "
-        "not played. To move now, reply to the latest mail from the game (or use its play link)"
-    )
+    ended = game.status != games.ACTIVE
+    over = "the game is over" if ended else f"it is turn {game.turn} now"
+    values = {"turn": held.turn, "number": game.id}
+    said = HELD_TOO_LATE % {**values, "over": over}
     held.state, held.decided_at, held.outcome = EXPIRED, now, said
     row.status, row.result, row.processed_at = REJECTED, f"hold expired: {said}", now
     player = session.get_one(Player, held.player_id)
     to, reader = confirmation.answer_to(settings, player, held.address, game)
+    locale = i18n.locale_for(player)
+    now_over = (
+        i18n.gettext(locale, GAME_ENDED)
+        if ended
+        else i18n.gettext(locale, TURN_NOW, turn=game.turn)
+    )
     _error_reply(
         session,
         settings,
         to,
         game,
         reply.text,
-        said,
+        i18n.gettext(locale, HELD_TOO_LATE, **values, over=now_over),
         "",
         now,
         reply.message_id,
@@ -1159,6 +1161,18 @@ NO_COMMAND = N_(
     "we found no move or command in your reply (%(why)s). Type it above the marker line, "
     "alone on a line."
 )
+
+NOT_YES = N_(
+    "we read %(read)s, not yes, so your held reply was not played. To play it, reply to the "
+    "confirmation mail with yes alone on the first line (or use its link); to leave it "
+    "unplayed, do nothing"
+)
+HELD_TOO_LATE = N_(
+    "your held reply was for turn %(turn)s of game %(number)s, and %(over)s, so it was not "
+    "played. To move now, reply to the latest mail from the game (or use its play link)"
+)
+GAME_ENDED = N_("the game is over")
+TURN_NOW = N_("it is turn %(turn)s now")
 
 _NOT_YOURS = (
     "a mail to your reply address came from {sender}, which is not one of your addresses, "
