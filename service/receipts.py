@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import functools
 import hashlib
 import re
 from collections.abc import Sequence
@@ -26,18 +27,43 @@ from typing import Any, Protocol
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from service import i18n
+from service.i18n import N_
 from service.models import Game, Order, OrderStatus
 
 REVEALED = OrderStatus.RESOLVED
 """The status of orders a resolved sealed turn applied (defaults have no receipt)."""
 
-_BLOCK = re.compile(r"^Sealed orders of game (?P<game>\d+), turn (?P<turn>\d+), revealed:$", re.M)
-_ENTRY = re.compile(
-    r"^ {2}(?P<name>.+?) \(seat (?P<seat>\d+)\): (?P<orders>.*)\n"
-    r" {4}salt (?P<salt>[0-9a-f]+)\n"
-    r" {4}receipt (?P<receipt>[0-9a-f]{64})$",
-    re.M,
-)
+HEADING = N_("Sealed orders of game %(number)s, turn %(turn)s, revealed:")
+SEAT = N_("%(name)s (seat %(seat)s):")
+SALT, RECEIPT = N_("salt"), N_("receipt")
+"""The words of a receipt block (``email_templates/_receipts.txt``), in the reader's language:
+:func:`check_text` reads them back in any of them."""
+
+
+def _pattern(text: str, **groups: str) -> str:
+    """``text`` as a regular expression, each ``%(name)s`` placeholder made ``groups[name]``."""
+    found = re.escape(text)
+    for name, group in groups.items():
+        found = found.replace(re.escape(f"%({name})s"), group)
+    return found
+
+
+@functools.cache
+def _patterns() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
+    """The heading and entry of a receipt block in each language, each written once."""
+    found: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {}
+    for code in i18n.LANGUAGES:
+        say = i18n.translations(code).ugettext
+        block = _pattern(say(HEADING), number=r"(?P<game>\d+)", turn=r"(?P<turn>\d+)")
+        seat = _pattern(say(SEAT), name="(?P<name>.+?)", seat=r"(?P<seat>\d+)")
+        entry = (
+            rf"^ {{2}}{seat} (?P<orders>.*)\n"
+            rf" {{4}}{re.escape(say(SALT))} (?P<salt>[0-9a-f]+)\n"
+            rf" {{4}}{re.escape(say(RECEIPT))} (?P<receipt>[0-9a-f]{{64}})$"
+        )
+        found.setdefault(block + entry, (re.compile(f"^{block}$", re.M), re.compile(entry, re.M)))
+    return tuple(found.values())
 
 
 def preimage(game_id: int | str, turn: int, seat: int, orders: str, salt: str) -> str:
@@ -138,14 +164,17 @@ def check_text(text: str) -> list[Check]:
     """Every receipt block in a result mail's text, recomputed."""
     text = text.replace("\r\n", "\n")
     checks = []
-    blocks = list(_BLOCK.finditer(text))
-    for index, block in enumerate(blocks):
-        end = blocks[index + 1].start() if index + 1 < len(blocks) else len(text)
-        game_id, turn = int(block["game"]), int(block["turn"])
-        for entry in _ENTRY.finditer(text, block.end(), end):
-            seat = int(entry["seat"])
-            again = receipt(game_id, turn, seat, entry["orders"], entry["salt"])
-            checks.append(Check(entry["name"], seat, entry["orders"], entry["receipt"], again))
+    for heading, entries in _patterns():  # a mail is in one language: one of them matches
+        blocks = list(heading.finditer(text))
+        for index, block in enumerate(blocks):
+            end = blocks[index + 1].start() if index + 1 < len(blocks) else len(text)
+            game_id, turn = int(block["game"]), int(block["turn"])
+            for entry in entries.finditer(text, block.end(), end):
+                seat = int(entry["seat"])
+                again = receipt(game_id, turn, seat, entry["orders"], entry["salt"])
+                checks.append(Check(entry["name"], seat, entry["orders"], entry["receipt"], again))
+        if checks:
+            break
     return checks
 
 

@@ -10,7 +10,7 @@ caller hands the events to :mod:`service.games.consequences` once the rows are w
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -39,6 +39,7 @@ from service.games.events import (
     TurnReady,
     TurnResolved,
 )
+from service.i18n import N_
 from service.leagues.models import League, Pairing
 from service.models import (
     ChainLink,
@@ -76,7 +77,24 @@ def result_text(game: Game) -> str:
 
 def game_over(game: Game) -> Conflict:
     """The one refusal of an action on a game that has ended."""
-    return Conflict(f"game {game.id} is over: {result_text(game)}", "game_over")
+    return _said(GAME_OVER, "game_over", number=game.id, result=result_text(game))
+
+
+GAME_OVER = N_("game %(number)s is over: %(result)s")
+NO_TURN_YET = N_("there is no turn %(seen)s yet; it is turn %(turn)s")
+TURN_OVER = N_("turn %(seen)s is over, it is now turn %(turn)s (%(status)s). Since then: %(since)s")
+NOTHING_TO_REPORT = N_("nothing to report")
+
+
+def _said(message: str, code: str, translated: Sequence[str] = (), **values: Any) -> Conflict:
+    """A refusal the player reads in their language (``ServiceError.localized``); the values
+    ``translated`` names are texts of the catalog too."""
+
+    def render(translate: Callable[[str], str], _plural: object = None) -> str:
+        said = {name: translate(v) if name in translated else v for name, v in values.items()}
+        return translate(message) % said
+
+    return Conflict(message % values, code, render=render)
 
 
 def state_of(game: Game) -> State:
@@ -314,17 +332,21 @@ class LockedGame:
         if seen == game.turn:
             return state
         if seen > game.turn or seen < 1:
-            raise Conflict(f"there is no turn {seen} yet; it is turn {game.turn}", "turn_mismatch")
+            raise _said(NO_TURN_YET, "turn_mismatch", seen=seen, turn=game.turn)
         turns = self.session.scalars(
             select(Turn)
             .where(Turn.game_id == game.id, Turn.number >= seen, Turn.number < game.turn)
             .order_by(Turn.number)
         ).all()
         happened = "; ".join(event["text"] for turn in turns for event in turn.events)
-        raise Conflict(
-            f"turn {seen} is over, it is now turn {game.turn} ({state.status()}). "
-            f"Since then: {happened or 'nothing to report'}",
+        raise _said(
+            TURN_OVER,
             "turn_moved_on",
+            translated=() if happened else ("since",),
+            seen=seen,
+            turn=game.turn,
+            status=state.status(),
+            since=happened or NOTHING_TO_REPORT,
         )
 
     # -- starting ----------------------------------------------------------------------

@@ -60,7 +60,11 @@ CODE_LIMIT = 2**48
 HELD_LINES = 12
 """The confirmation mail quotes this many lines of the held reply at most."""
 
-_YES = re.compile(r"(yes|y|yep|yeah|ok|okay|confirm|confirmed|play it|play)\b")
+# yes in each language the mails are written in, as the confirmation mail asks for it
+_YES = re.compile(
+    r"(yes|y|yep|yeah|ok|okay|confirm|confirmed|play it|play"
+    r"|ja|oui|sí|si|sì|sim|tak|да|bestätigt|bestätigen|confirmer|confirmo|confermo|bevestig)\b"
+)
 
 
 def new_code() -> int:

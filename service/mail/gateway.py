@@ -56,6 +56,7 @@ from service import conditional, games, i18n, notify, players
 from service.config import Settings
 from service.db import Database, enqueue, is_conflict
 from service.errors import ServiceError
+from service.i18n import N_
 from service.mail import authentication, confirmation, header_lines, language
 from service.mail.addresses import (
     AddressError,
@@ -418,9 +419,13 @@ class _Done:
     command: Command
     ok: bool
     text: str
+    """In English: the message's stored result, for the operator."""
     self_notifying: bool = False
     headline: str = ""
-    """What was done in a few words, for the subject of a ``reply_receipt``."""
+    """What was done in a few words, for the subject of a ``reply_receipt`` (in the player's
+    language)."""
+    shown: str | None = None
+    """``text`` in the player's language, for their answer (None: ``text`` is already so)."""
 
 
 @dataclass
@@ -609,12 +614,9 @@ class _Handling:
             return self._refuse(_failed(doubt.why, None, player))
         if not confirmation.says_yes(self.reply.text):
             first = next((ln.strip() for ln in self.reply.text.splitlines() if ln.strip()), "")
-            error = (
-                f"we read {quoted(first) if first else 'nothing above the quoted text'}, not "
-                "yes, so your held reply was not played. To play it, reply to the "
-                "confirmation mail with yes alone on the first line (or use its link); to "
-                "leave it unplayed, do nothing"
-            )
+            locale = i18n.locale_for(player)
+            read = quoted(first) if first else i18n.gettext(locale, NOTHING_TYPED)
+            error = NOT_YES % {"read": quoted(first) if first else NOTHING_TYPED}
             game = self.session.get(Game, held.game_id) if held.game_id else None
             to, reader = confirmation.answer_to(self.settings, player, held.address, game)
             sent = _error_reply(
@@ -623,7 +625,7 @@ class _Handling:
                 to,
                 game,
                 self.reply.text,
-                error,
+                i18n.gettext(locale, NOT_YES, read=read),
                 "",
                 self.now,
                 self.reply.message_id,
@@ -696,13 +698,13 @@ class _Handling:
         if conditional_lines is not None:  # after any move of the same reply: it answers that
             commands.append(conditional_lines)
         if not commands:
+            locale = i18n.locale_for(player)
             why = self.reply.problem or "nothing typed above the quoted text"
+            shown_why = self.reply.problem or i18n.gettext(locale, NOTHING_TYPED)
             if self.reply.text and not self.reply.problem:
                 why = "only lines that are neither a move nor a command"
-            error = (
-                f"we found no move or command in your reply ({why}). Type it above the "
-                f"marker line, alone on a line."
-            )
+                shown_why = i18n.gettext(locale, NO_COMMAND_LINES)
+            error = i18n.gettext(locale, NO_COMMAND, why=shown_why)
             sent = _error_reply(
                 self.session,
                 self.settings,
@@ -713,7 +715,7 @@ class _Handling:
                 "",
                 self.now,
                 self.reply.message_id,
-                ignored=ignored_line(reading.ignored),
+                ignored=ignored_line(reading.ignored, locale),
             )
             unanswered = "" if sent else " (not answered: rate limit)"
             return REJECTED, f"nothing to act on: {why}{unanswered}"
@@ -729,7 +731,9 @@ class _Handling:
 
     def _one(self, command: Command, player: Player, game: Game, token: ReplyToken) -> _Done:
         if command.kind is Kind.IGNORED:
-            return _Done(command, True, f"ignored: {command.note}")
+            locale = i18n.locale_for(player)
+            shown = i18n.gettext(locale, IGNORED_LINE, note=i18n.gettext(locale, command.note))
+            return _Done(command, True, f"ignored: {command.note}", shown=shown)
         if command.kind is Kind.ERROR:
             return _Done(command, False, command.note)
         mark = notify.gathered(self.session)
@@ -742,23 +746,38 @@ class _Handling:
 
     def _act(self, command: Command, player: Player, game: Game, token: ReplyToken) -> _Done:
         session, now, gid = self.session, self.now, game.id
-        kind = command.kind
+        kind, locale = command.kind, i18n.locale_for(player)
+
+        def say(message: str, **values: Any) -> str:
+            return i18n.gettext(locale, message, **values)
+
         if kind is Kind.MOVE:
             # Whether turns are sealed is the game's kind (a class attribute of its state):
             # no need to lock and read the game again, ``games.submit`` does that.
+            move = command.argument
             if games.state_of(game).simultaneous:
-                games.submit(session, gid, player, token.turn, command.argument, CHANNEL, now)
-                text = f"orders {command.argument} received (sealed until the turn resolves)"
-                text += _noted(command)
-                return _Done(command, True, text, headline="Orders received")
-            games.submit(session, gid, player, token.turn, command.argument, CHANNEL, now)
-            played = f"played {command.argument}{_noted(command)}"
+                games.submit(session, gid, player, token.turn, move, CHANNEL, now)
+                text = f"orders {move} received (sealed until the turn resolves)"
+                shown = say(
+                    N_("orders %(orders)s received (sealed until the turn resolves)"), orders=move
+                )
+                noted = _noted(command)
+                return _Done(
+                    command,
+                    True,
+                    text + noted,
+                    headline=say(N_("Orders received")),
+                    shown=shown + noted,
+                )
+            games.submit(session, gid, player, token.turn, move, CHANNEL, now)
+            played = f"played {move}{_noted(command)}"
             return _Done(
                 command,
                 True,
                 played,
                 self_notifying=True,
-                headline=f"You played {command.argument}",
+                headline=say(N_("You played %(move)s"), move=move),
+                shown=say(N_("played %(move)s"), move=move) + _noted(command),
             )
         if kind is Kind.CONDITIONAL:
             moved = any(d.ok and d.command.kind is Kind.MOVE for d in self.done)
@@ -766,7 +785,9 @@ class _Handling:
             tree = conditional.set_tree(session, gid, player, turn, command.argument, CHANNEL, now)
             lines = "".join(f"\n  {line}" for line in tree["lines"])
             text = f"conditional moves set, seen by you alone:{lines}"
-            return _Done(command, True, text, headline="Conditional moves set")
+            shown = say(N_("conditional moves set, seen by you alone:")) + lines
+            headline = say(N_("Conditional moves set"))
+            return _Done(command, True, text, headline=headline, shown=shown)
         if kind is Kind.PREVIEW:
             after = games.preview(session, gid, player, command.argument)
             events = "".join(f"\n- {e['text']}" for e in after["events"])
@@ -774,76 +795,111 @@ class _Handling:
             if player.board_text != "words":
                 board += f"\n\n{after['view']['ascii']}"
             text = f"nothing stored; after it:{events}\n{board}"
-            return _Done(command, True, text, headline=f"Preview of {command.argument}")
+            shown = say(N_("nothing stored; after it:")) + f"{events}\n{board}"
+            headline = say(N_("Preview of %(move)s"), move=command.argument)
+            return _Done(command, True, text, headline=headline, shown=shown)
         if kind is Kind.CONFIRM:
             # Resigning is deliberate: a doubtful one is asked about, never applied.
             text = f"not done: {command.note}; to resign, reply 'resign' alone on a line"
-            return _Done(command, True, text)
+            shown = say(NOT_RESIGNED, note=say(command.note))
+            return _Done(command, True, text, shown=shown)
         if kind is Kind.RESIGN:
             games.resign(session, gid, player, now)
-            return _Done(command, True, "you resigned; the game is over", self_notifying=True)
+            shown = say(N_("you resigned; the game is over"))
+            return _Done(
+                command, True, "you resigned; the game is over", self_notifying=True, shown=shown
+            )
         if kind in (Kind.DRAW, Kind.ACCEPT, Kind.DECLINE):
             action = {Kind.DRAW: "offer", Kind.ACCEPT: "accept", Kind.DECLINE: "decline"}[kind]
             action = "withdraw" if command.argument == "off" else action
             after_game = games.draw(session, gid, player, action, now)
             if after_game.status != games.ACTIVE:
-                return _Done(command, True, "draw agreed; the game is over", self_notifying=True)
+                shown = say(N_("draw agreed; the game is over"))
+                text = "draw agreed; the game is over"
+                return _Done(command, True, text, self_notifying=True, shown=shown)
             said = {
-                "offer": "draw offered (your opponent is told at once)",
-                "accept": "draw accepted",
-                "decline": "draw offer declined (your opponent is told at once)",
-                "withdraw": "draw offer withdrawn (your opponent is told at once)",
+                "offer": N_("draw offered (your opponent is told at once)"),
+                "accept": N_("draw accepted"),
+                "decline": N_("draw offer declined (your opponent is told at once)"),
+                "withdraw": N_("draw offer withdrawn (your opponent is told at once)"),
             }
             headlines = {
-                "offer": "Draw offered",
-                "accept": "Draw accepted",
-                "decline": "Draw offer declined",
-                "withdraw": "Draw offer withdrawn",
+                "offer": N_("Draw offered"),
+                "accept": N_("Draw accepted"),
+                "decline": N_("Draw offer declined"),
+                "withdraw": N_("Draw offer withdrawn"),
             }
-            return _Done(command, True, said[action], headline=headlines[action])
+            return _Done(
+                command,
+                True,
+                said[action],
+                headline=say(headlines[action]),
+                shown=say(said[action]),
+            )
         if kind is Kind.WAIT:
             on = command.argument != "off"
             games.wait_for_deadline(session, gid, player, token.turn, on)
             text = "this turn waits for its deadline" if on else "no longer waiting"
-            return _Done(command, True, text, headline=text.capitalize())
+            headline = say(
+                N_("This turn waits for its deadline") if on else N_("No longer waiting")
+            )
+            shown = say(N_("this turn waits for its deadline") if on else N_("no longer waiting"))
+            return _Done(command, True, text, headline=headline, shown=shown)
         if kind is Kind.VACATION:
             if command.argument == "off":
                 players.end_vacation(session, player, now)
-                return _Done(command, True, "vacation ended", headline="Vacation ended")
+                headline, shown = say(N_("Vacation ended")), say(N_("vacation ended"))
+                return _Done(command, True, "vacation ended", headline=headline, shown=shown)
             ends = players.start_vacation(session, player, now)
             text = f"on vacation until {ends:%Y-%m-%d %H:%M} UTC"
-            return _Done(command, True, text, headline=text.capitalize())
+            if locale == i18n.DEFAULT:
+                return _Done(command, True, text, headline=text.capitalize())
+            until = i18n.format_datetime(ends, locale, player.time_zone, "short")
+            headline = say(N_("On vacation until %(until)s"), until=until)
+            shown = say(N_("on vacation until %(until)s"), until=until)
+            return _Done(command, True, text, headline=headline, shown=shown)
         if kind is Kind.LANGUAGE:
             text, headline = language.choose(player, command.argument, self.reply.text)
             return _Done(command, True, text, headline=headline)
         if kind is Kind.BOARD:
-            return _Done(command, True, "the board is below", headline="The board")
+            shown = say(N_("the board is below"))
+            text = "the board is below"
+            return _Done(command, True, text, headline=say(N_("The board")), shown=shown)
         if kind is Kind.HELP:
-            return _Done(command, True, "the commands are below")
-        return _Done(command, False, f"cannot do {kind.value!r} by mail")
+            shown = say(N_("the commands are below"))
+            return _Done(command, True, "the commands are below", shown=shown)
+        why = say(N_("cannot do %(what)s by mail"), what=repr(kind.value))
+        return _Done(command, False, why)
 
     # -- the answer -------------------------------------------------------------------------
 
-    def _report(self, done: Sequence[_Done], *, ignored: bool = True) -> str:
-        """What was done with each command, then every line ignored (``reading.py``)."""
-        lines = [f"{quoted(d.command.line)}: {d.text}" for d in done]
-        return "\n".join([*lines, ignored_line(self.ignored)] if ignored else lines)
+    def _report(
+        self, done: Sequence[_Done], *, ignored: bool = True, locale: str | None = None
+    ) -> str:
+        """What was done with each command, then every line ignored (``reading.py``): in
+        English (the stored result), or for a reader in ``locale``."""
+        shown = [d.text if locale is None or d.shown is None else d.shown for d in done]
+        lines = [f"{quoted(d.command.line)}: {text}" for d, text in zip(done, shown, strict=True)]
+        last = ignored_line(self.ignored, locale or i18n.DEFAULT)
+        return "\n".join([*lines, last] if ignored else lines)
 
     def _answer(self, player: Player, game: Game, first_mail: int) -> tuple[str, str]:
         """One answer to the author and one mail to each other player (issue 21, point 5):
         the mails the reply caused, held since it was read, are written now, merged per
         reader; the author's answers this mail and says what was done with each line."""
         report = self._report(self.done)
+        locale = i18n.locale_for(player)
+        shown = self._report(self.done, locale=locale)
         failed = [d for d in self.done if not d.ok]
         worked = [d for d in self.done if d.ok and d.command.kind is not Kind.IGNORED]
         status = PROCESSED if worked else REJECTED
         besides = [d.headline for d in worked if d.headline and not d.self_notifying]
         also_done = [line[:1].lower() + line[1:] for line in dict.fromkeys(besides)]
-        answer = (player, game, report, self.reply.message_id, also_done)
+        answer = (player, game, shown, self.reply.message_id, also_done)
         if failed:
             received = "\n".join(d.command.line for d in failed)
-            error = _one_valid_list([d.text for d in failed], i18n.locale_for(player))
-            others = self._report([d for d in self.done if d.ok], ignored=False)
+            error = _one_valid_list([d.text for d in failed], locale)
+            others = self._report([d for d in self.done if d.ok], ignored=False, locale=locale)
             # The error reply is the one answer: it carries the author's own news too.
             held = notify.held_news(self.session, player, game)
             sent = _error_reply(
@@ -857,7 +913,7 @@ class _Handling:
                 self.now,
                 self.reply.message_id,
                 done=bool(worked),
-                ignored=ignored_line(self.ignored),
+                ignored=ignored_line(self.ignored, locale),
                 also=held or [],
             )
             if sent and held:
@@ -866,7 +922,7 @@ class _Handling:
             return status, report + ("" if sent else "\n(error reply not sent: rate limit)")
         unsure = next((d for d in worked if d.command.kind is Kind.CONFIRM), None)
         if unsure is not None:  # the answer asks whether they resign, and how to
-            context = {"report": report, "said": quoted(unsure.command.line)}
+            context = {"report": shown, "said": quoted(unsure.command.line)}
             _queue(self.session, "confirm_resign", player, game, context, self.reply.message_id)
             notify.release(self.session, answer)
             return status, report
@@ -881,7 +937,7 @@ class _Handling:
         if not (
             all(d.self_notifying for d in worked) and (mailed or _wants_no_copy(player, worked))
         ):
-            self._confirm(player, game, report)
+            self._confirm(player, game, shown)
         notify.release(self.session)
         return status, report
 
@@ -902,7 +958,8 @@ class _Handling:
             _queue(self.session, "help", player, game, context, self.reply.message_id)
         else:
             headlines = list(dict.fromkeys(d.headline for d in done if d.headline))
-            context["headline"] = "; ".join(headlines) or "Your mail was read"
+            read = i18n.gettext(i18n.locale_for(player), N_("Your mail was read"))
+            context["headline"] = "; ".join(headlines) or read
             _queue(self.session, "reply_receipt", player, game, context, self.reply.message_id)
 
 
@@ -1026,22 +1083,27 @@ def _expire(
     now: datetime,
 ) -> str:
     """The turn moved on: nothing is played, and the player hears so, plainly."""
-    over = "the game is over" if game.status != games.ACTIVE else f"it is turn {game.turn} now"
-    said = (
-        f"your held reply was for turn {held.turn} of game {game.id}, and {over}, so it was "
-        "not played. To move now, reply to the latest mail from the game (or use its play link)"
-    )
+    ended = game.status != games.ACTIVE
+    over = "the game is over" if ended else f"it is turn {game.turn} now"
+    values = {"turn": held.turn, "number": game.id}
+    said = HELD_TOO_LATE % {**values, "over": over}
     held.state, held.decided_at, held.outcome = EXPIRED, now, said
     row.status, row.result, row.processed_at = REJECTED, f"hold expired: {said}", now
     player = session.get_one(Player, held.player_id)
     to, reader = confirmation.answer_to(settings, player, held.address, game)
+    locale = i18n.locale_for(player)
+    now_over = (
+        i18n.gettext(locale, GAME_ENDED)
+        if ended
+        else i18n.gettext(locale, TURN_NOW, turn=game.turn)
+    )
     _error_reply(
         session,
         settings,
         to,
         game,
         reply.text,
-        said,
+        i18n.gettext(locale, HELD_TOO_LATE, **values, over=now_over),
         "",
         now,
         reply.message_id,
@@ -1090,6 +1152,27 @@ def _wants_no_copy(player: Player, worked: Sequence[_Done]) -> bool:
     """A mover who chose no copy of their own moves gets no mail for a move alone."""
     return player.own_copy == "none" and all(d.command.kind is Kind.MOVE for d in worked)
 
+
+IGNORED_LINE = N_("ignored: %(note)s")
+NOT_RESIGNED = N_("not done: %(note)s; to resign, reply 'resign' alone on a line")
+NOTHING_TYPED = N_("nothing typed above the quoted text")
+NO_COMMAND_LINES = N_("only lines that are neither a move nor a command")
+NO_COMMAND = N_(
+    "we found no move or command in your reply (%(why)s). Type it above the marker line, "
+    "alone on a line."
+)
+
+NOT_YES = N_(
+    "we read %(read)s, not yes, so your held reply was not played. To play it, reply to the "
+    "confirmation mail with yes alone on the first line (or use its link); to leave it "
+    "unplayed, do nothing"
+)
+HELD_TOO_LATE = N_(
+    "your held reply was for turn %(turn)s of game %(number)s, and %(over)s, so it was not "
+    "played. To move now, reply to the latest mail from the game (or use its play link)"
+)
+GAME_ENDED = N_("the game is over")
+TURN_NOW = N_("it is turn %(turn)s now")
 
 _NOT_YOURS = (
     "a mail to your reply address came from {sender}, which is not one of your addresses, "

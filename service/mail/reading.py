@@ -62,6 +62,7 @@ from dataclasses import dataclass, field
 
 from service import i18n
 from service.errors import ServiceError
+from service.i18n import N_
 from service.mail import phrases
 from service.mail.commands import (
     MAX_LINE_CHARS,
@@ -146,7 +147,7 @@ def _snip(index: int, text: str, seen: set[str]) -> Line | None:
 def _repeat(index: int, text: str, seen: set[str]) -> Line | None:
     key = " ".join(text.lower().split()).rstrip(".!?,;: ")
     if key in seen:
-        return Line(index, text, "ignored", why="repeats an earlier line")
+        return Line(index, text, "ignored", why=N_("repeats an earlier line"))
     seen.add(key)
     return None
 
@@ -171,7 +172,7 @@ def _ours(index: int, text: str, seen: set[str]) -> Line | None:
     """Our own example line, in any of our languages, should a client's quote have lost its
     marks: never a move."""
     if _OUR_EXAMPLES_RE.match(text) or _our_examples_translated().match(text):
-        return Line(index, text, "ignored", why="the example moves of our mail")
+        return Line(index, text, "ignored", why=N_("the example moves of our mail"))
     return None
 
 
@@ -189,7 +190,7 @@ def _command(index: int, text: str, seen: set[str]) -> Line | None:
     for it alone; one said with "not" is no command at all (a text line)."""
     doubt = resignation_doubt(text)
     if doubt == "doubt" and not any(_shaped(token) for token in _tokens(text)):
-        note = "it sounds unsure, so you have not resigned"
+        note = N_("it sounds unsure, so you have not resigned")
         return Line(index, text, "command", Command(Kind.CONFIRM, "resign", text, note))
     if doubt:
         return None
@@ -245,7 +246,7 @@ def read_reply(
     for cut in signature:
         if cut.strip() and cut not in kept:
             why = _why_ignored(cut)
-            ignored.append(Ignored(cut.strip(), "a signature" if why == PROSE else why))
+            ignored.append(Ignored(cut.strip(), N_("a signature") if why == PROSE else why))
     return Reading(tuple(commands), tuple(ignored))
 
 
@@ -260,15 +261,15 @@ def _lines(text: str) -> Iterator[Line]:
         yield read or Line(index, line, "text")
 
 
-PROSE = "not a move or command"
-FOOTER = "a footer (company registration, address, phone or disclaimer)"
-UNSURE = "sounds unsure about resigning: to resign, reply 'resign' alone on a line"
-NOT_RESIGNING = "says you are not resigning: nothing was done"
+PROSE = N_("not a move or command")
+FOOTER = N_("a footer (company registration, address, phone or disclaimer)")
+UNSURE = N_("sounds unsure about resigning: to resign, reply 'resign' alone on a line")
+NOT_RESIGNING = N_("says you are not resigning: nothing was done")
 _KINDS = {
-    "greeting": "a greeting",
-    "sign-off": "a closing",
-    "label": "a label",
-    "name": "a name",
+    "greeting": N_("a greeting"),
+    "sign-off": N_("a closing"),
+    "label": N_("a label"),
+    "name": N_("a name"),
 }
 SHOWN_IGNORED = 12
 SHOWN_CHARS = 60
@@ -293,14 +294,21 @@ def quoted(text: str) -> str:
     return f"'{shown}'"
 
 
-def ignored_line(ignored: Sequence[Ignored]) -> str:
-    """The answer's line on what was not acted on: "Ignored: 'Thanks!', 'Carol' (a name)"."""
+def ignored_line(ignored: Sequence[Ignored], locale: str = i18n.DEFAULT) -> str:
+    """The answer's line on what was not acted on: "Ignored: 'Thanks!', 'Carol' (a name)",
+    in ``locale``."""
     if not ignored:
-        return "Ignored: nothing."
-    parts = [quoted(i.line) + ("" if i.why == PROSE else f" ({i.why})") for i in ignored]
+        return i18n.gettext(locale, N_("Ignored: nothing."))
+    parts = [
+        quoted(i.line) + ("" if i.why == PROSE else f" ({i18n.gettext(locale, i.why)})")
+        for i in ignored
+    ]
     more = len(parts) - SHOWN_IGNORED
-    shown = parts[:SHOWN_IGNORED] + ([f"and {more} more lines"] if more > 0 else [])
-    return "Ignored: " + ", ".join(shown)
+    if more > 0:
+        catalog = i18n.translations(locale)
+        tail = catalog.ungettext("and %(num)s more line", "and %(num)s more lines", more)
+        parts = [*parts[:SHOWN_IGNORED], tail % {"num": more}]
+    return i18n.gettext(locale, N_("Ignored: %(lines)s"), lines=", ".join(parts))
 
 
 def _tokens(line: str) -> list[str]:

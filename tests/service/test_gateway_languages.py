@@ -5,8 +5,13 @@ One command of each other language is run too."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from email import message_from_string, policy
+from email.message import EmailMessage
+
 import pytest
 
+from service import digest
 from service.db import Database
 from service.mail import gateway
 from service.mail.models import InboundMessage
@@ -127,3 +132,97 @@ def test_resigning_in_other_languages_is_as_deliberate(
     game_id, _, _ = make_game(database, "epaminondas")
     send(database, BOB, typed, game_id)
     assert game_row(database, game_id)["status"] == ("finished" if resigns else "active")
+
+
+# -- the answers, in the player's language (issue 24) -------------------------------------------
+
+
+def settle(database: Database, address: str, **values: str) -> None:
+    with database.transaction() as session:
+        player = session.get_one(Player, player_id(database, address))
+        for name, value in values.items():
+            setattr(player, name, value)
+
+
+def answer_to(database: Database, address: str, kind: str) -> tuple[str, str]:
+    """The subject and plain text of the latest ``kind`` mail to ``address``."""
+    row = mails(database, address, kind)[-1]
+    parsed = message_from_string(row.body, policy=policy.default)
+    assert isinstance(parsed, EmailMessage)
+    return str(parsed["Subject"]), " ".join(text_of(parsed).split())
+
+
+def test_a_german_players_move_gets_a_german_receipt(database: Database) -> None:
+    game_id, _, _ = make_game(database, "epaminondas")
+    settle(database, ALICE, language="de", own_copy="short")
+    row = send(database, ALICE, "Hallo Bob,\nMein Zug: a1-a3\nViele Grüße", game_id)
+    assert row.status == "processed" and "played a1-a3" in (row.result or "")  # the log: English
+    subject, text = answer_to(database, ALICE, "move_receipt")
+    assert subject.endswith("Du hast a1-a3 gespielt (Zug 1)")
+    assert f"Gespielt: a1-a3 in Epaminondas #{game_id}, Zug 1" in text
+    assert "'Mein Zug: a1-a3': a1-a3 gespielt" in text or "': a1-a3 gespielt" in text
+    assert "Ignoriert: 'Hallo Bob,' (ein Gruß)" in text
+
+
+def test_a_german_players_refusals_are_german(database: Database) -> None:
+    """Not their turn, then a reply to a turn that is over: each answer says why in German."""
+    game_id, _, _ = make_game(database, "epaminondas")
+    speaks(database, ALICE, "de")
+    speaks(database, BOB, "de")
+    row = send(database, BOB, "a12-a10", game_id)
+    assert row.status == "rejected"
+    subject, text = answer_to(database, BOB, "error_reply")
+    assert subject.endswith("Wir konnten deine Antwort nicht verwenden")
+    assert f"Tut uns leid, Bob: Wir konnten deine Antwort zu Epaminondas #{game_id}" in text
+    assert "Wir haben gelesen: > a12-a10" in text and "Warum:" in text
+    first = latest(database, BOB, game_id)  # of turn 1
+    assert send(database, ALICE, "a1-a3", game_id).status == "processed"
+    stale = reply(first, BOB, "a12-a10")
+    assert inbound(database, gateway.receive(database, stale, "inject").id).status == "rejected"
+    _, text = answer_to(database, BOB, "error_reply")
+    assert "Zug 1 ist vorbei, jetzt ist Zug 2" in text, text
+    assert "turn 1 is over" not in text
+
+
+def test_a_doubtful_aufgeben_is_asked_about_in_german(database: Database) -> None:
+    game_id, _, _ = make_game(database, "epaminondas")
+    speaks(database, BOB, "de")
+    send(database, BOB, "Soll ich aufgeben?", game_id)
+    subject, text = answer_to(database, BOB, "confirm_resign")
+    assert subject.endswith('Gibst du auf? Antworte "aufgeben", um es zu bestätigen')
+    assert "Das klingt unsicher, darum hast du nicht aufgegeben" in text
+    assert "nicht ausgeführt: das klingt unsicher, also hast du nicht aufgegeben" in text
+
+
+def test_a_german_resignation_is_answered_in_german(database: Database) -> None:
+    game_id, _, _ = make_game(database, "epaminondas")
+    speaks(database, BOB, "de")
+    send(database, BOB, "Ich gebe auf.", game_id)
+    assert game_row(database, game_id)["status"] == "finished"
+    text = " ".join(text_of(latest(database, BOB, game_id)).split())
+    assert "du hast aufgegeben; die Partie ist vorbei" in text
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("de", "Tagesübersicht: 2 Partien, 2 warten auf dich"),
+        ("ru", "Сводка за день: 2 партии, ждут вас: 2"),
+        ("pl", "Podsumowanie dnia: 2 partie, czeka na ciebie: 2"),
+    ],
+)
+def test_the_digest_is_in_the_readers_language(database: Database, code: str, said: str) -> None:
+    """Two games waiting: Russian and Polish say "2 партии", "2 partie" (their few-form)."""
+    first, _, _ = make_game(database, "epaminondas")
+    settle(database, BOB, language=code, notify="digest")
+    second, _, _ = make_game(database, "epaminondas")
+    for game_id in (first, second):
+        assert send(database, ALICE, "a1-a3", game_id).status == "processed"
+    with database.transaction() as session:
+        assert digest.send(session, player_id(database, BOB), datetime.now(UTC)) is not None
+    subject, text = answer_to(database, BOB, "digest")
+    assert subject == f"[pbem] {said}"
+    if code == "de":
+        assert "Du bist am Zug." in text and "Seite der Partie:" in text
+    if code == "ru":
+        assert "Ваш ход." in text and "Страница партии:" in text

@@ -53,8 +53,12 @@ def test_a_labelled_move_with_greeting_and_name_is_played_and_the_answer_says_wh
     assert row.status == "processed", row.result
     assert game_row(database, game_id)["turn"] == 2
     answer = text_of(mail_to(database, ALICE, game_id))
-    assert f"'Mein Zug: {move}': played {move}" in answer
-    assert "Ignored: 'Hallo Bob,' (a greeting), 'Thanks!' (a closing), 'Carol' (a name)" in answer
+    # "Mein Zug" made German the player's language (issue 24): the answer is German
+    assert f"'Mein Zug: {move}': {move} gespielt" in answer
+    ignored = (
+        "Ignoriert: 'Hallo Bob,' (ein Gruß), 'Thanks!' (ein Abschiedsgruß), 'Carol' (ein Name)"
+    )
+    assert ignored in " ".join(answer.split())
     assert not mails(database, ALICE, "error_reply")
     assert move in text_of(mail_to(database, BOB, game_id))
 
@@ -104,8 +108,10 @@ def test_sealed_orders_over_two_lines_are_received_with_what_was_ignored(
     assert row.status == "processed", row.result
     answer = text_of(mail_to(database, ALICE, game_id))
     assert "We have your sealed orders" in answer
-    assert "orders 01234567 received" in answer
-    assert "Ignored: 'Bonjour,' (a greeting), 'Mes ordres :' (a label), 'Merci !'" in answer
+    # "Bonjour" made French the player's language (issue 24): what was done is said in French
+    assert "ordres 01234567 reçus" in answer
+    ignored = "Ignoré : 'Bonjour,' (une salutation), 'Mes ordres :' (une étiquette), 'Merci !'"
+    assert ignored in " ".join(answer.split())
 
 
 def test_a_move_under_a_quote_of_over_200000_characters_is_found(database: Database) -> None:
@@ -171,7 +177,8 @@ def test_a_token_of_the_orders_that_cannot_be_read_refuses_the_line_ela_13(
     row = client_reply(database, game_id, "Thunderbird zh-CN", typed)
     assert row.status == "rejected", row.result
     answer = answer_to_alice(database, game_id)
-    assert "we could not use your reply" in answer and "Nothing was played" in answer
+    said = " ".join(answer.split())  # German, after "Meine Befehle" (issue 24)
+    assert "Wir konnten deine Antwort zu" in said and "Es wurde nichts gespielt" in said
     assert "we could read 02471563 in 'Meine Befehle: 02471563 und 0z1', but not '0z1'" in answer
     assert "received" not in answer
 
