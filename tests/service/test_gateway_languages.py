@@ -223,6 +223,6 @@ def test_the_digest_is_in_the_readers_language(database: Database, code: str, sa
     subject, text = answer_to(database, BOB, "digest")
     assert subject == f"[pbem] {said}"
     if code == "de":
-        assert "Du bist am Zug." in text and "Seite der Partie:" in text
+        assert "Du bist am Zug." in text and "Spielseite:" in text
     if code == "ru":
         assert "Ваш ход." in text and "Страница партии:" in text
