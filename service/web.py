@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from flask import Blueprint, current_app, render_template, request
+from flask import session as browser_session
 from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -147,7 +148,10 @@ def player_page(pid: str) -> Any:
             player = players.get(session, player_id)
         except NotFound:
             return not_found(N_("There is no player %(id)s."), id=player_id)
-        return render_template("player.html", **player_page_context(session, player))
+        # Public, but the signed-in player's own page is in the language they chose.
+        own = browser_session.get("player") == player.id
+        locale = page_locale(player if own else None)
+        return render_template("player.html", locale=locale, **player_page_context(session, player))
 
 
 def player_page_context(session: Session, player: Player) -> dict[str, Any]:
@@ -310,7 +314,7 @@ def confirm_reply(token: str) -> Any:
             if request.method == "POST":
                 done = gateway.confirm_held(session, database.settings, held.id, utcnow())
             page = _confirm_context(session, held, player, done)
-            return render_template("confirm.html", **page)
+            return render_template("confirm.html", locale=page_locale(player), **page)
     except Exception:  # rolled back: nothing was played, and the player may simply try again
         log.exception("confirming held reply %s failed", found.held_id)
         return render_template("confirm_failed.html"), 503
@@ -335,9 +339,9 @@ def _confirm_context(
     game = session.get_one(Game, held.game_id)
     expired = ""
     if game.status != games.ACTIVE:
-        expired = "the game is over"
+        expired = _in(player, N_("the game is over"))
     elif game.turn != held.turn:
-        expired = f"it is turn {game.turn} now"
+        expired = _in(player, N_("it is turn %(turn)s now"), turn=game.turn)
     return {
         **shown,
         "expired": expired,
