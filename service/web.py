@@ -280,7 +280,11 @@ def unsubscribe(token: str) -> Any:
         if request.method == "POST":
             player.notify = "none"
         return render_template(
-            "unsubscribe.html", player=player, done=request.method == "POST", token=token
+            "unsubscribe.html",
+            player=player,
+            done=request.method == "POST",
+            token=token,
+            locale=page_locale(player),
         )
 
 
