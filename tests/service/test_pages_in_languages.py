@@ -92,7 +92,7 @@ def test_the_play_page_in_every_language_and_the_players_own_without_accept_lang
     game_id = start(alice, bob, "epaminondas", {"board": "8x8"})
     link = play_link(database, alice, game_id)
     web = app.test_client()
-    shared = ENGINE + ("Alice", "Bob", "turn 1")
+    shared = (*ENGINE, "Alice", "Bob", "turn 1")
     pages = {}
     for code in i18n.LANGUAGES:
         set_language(database, alice.id, code)
