@@ -22,16 +22,18 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from markupsafe import Markup
 from sqlalchemy.orm import Session
 
 from engine import State
-from service import games, notify, reader
+from service import games, i18n, notify, reader
 from service.errors import ServiceError
+from service.i18n import N_
 from service.mail.boards import flip_grid, should_flip
 from service.mail.play_links import PlayToken, read_play_token
 from service.mail.render import legend, square_colour
 from service.models import Game, Player
-from service.web import transaction
+from service.web import not_found, page_locale, transaction
 
 blueprint = Blueprint("play", __name__, template_folder="web_templates", static_folder="static")
 MAX_LISTED = 600
@@ -39,16 +41,23 @@ MAX_LISTED = 600
 CHANNEL = "web"
 
 
+@blueprint.app_template_filter("code")
+def code(text: str) -> Markup:
+    """``text`` as code, escaped: for a placeholder of a translated sentence, whose words a
+    translator may order around it."""
+    return Markup("<code>%s</code>") % text
+
+
 @blueprint.route("/play/<token>", methods=["GET", "POST"])
 def play_page(token: str) -> Any:
     found = read_play_token(current_app.extensions["pbem.database"].settings.secret(), token)
     if found is None:
-        return render_template("not_found.html", what="This play link is not one of ours."), 404
+        return not_found(N_("This play link is not one of ours."))
     with transaction() as session:
         game = session.get(Game, found.game_id)
         player = session.get(Player, found.player_id)
         if game is None or player is None or games.seat_of(game, player) is None:
-            return render_template("not_found.html", what="This play link opens no game."), 404
+            return not_found(N_("This play link opens no game."))
         if request.method == "POST":
             return _post(session, token, found, game, player)
         notice = request.args.get("done", "")
@@ -61,7 +70,7 @@ def _post(session: Session, token: str, found: PlayToken, game: Game, player: Pl
         try:
             after = games.preview(session, game.id, player, text)
         except ServiceError as error:
-            context = page_context(session, found, game, player, "", text, error.message)
+            context = page_context(session, found, game, player, "", text, error)
             return render_template("play.html", **context), error.status
         context = page_context(session, found, game, player, "", text, None, after)
         return render_template("play.html", **context)
@@ -69,7 +78,7 @@ def _post(session: Session, token: str, found: PlayToken, game: Game, player: Pl
         with session.begin_nested():  # a refused move leaves nothing behind
             games.submit(session, game.id, player, found.turn, text, CHANNEL)
     except ServiceError as error:
-        context = page_context(session, found, game, player, "", text, error.message)
+        context = page_context(session, found, game, player, "", text, error)
         return render_template("play.html", **context), error.status
     seat = games.seat_of(game, player)
     order = games.sealed_order(session, game, seat) if seat is not None else None
@@ -85,9 +94,11 @@ def page_context(
     player: Player,
     notice: str,
     typed: str = "",
-    error: str | None = None,
+    error: ServiceError | None = None,
     preview: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """The play page's context, in ``player``'s language (else the browser's)."""
+    locale = page_locale(player)
     seat = games.seat_of(game, player)
     assert seat is not None
     state = games.state_of(game)
@@ -114,7 +125,9 @@ def page_context(
         "grid": _from_side(drawn, turned),
         "last_move": last_move,
         "last_squares": set(last_squares),
-        "next": _next(game, state, seat, data["status_line"]) if notice and not live else "",
+        "next": _next(locale, game, state, seat, data["status_line"])
+        if notice and not live
+        else "",
         "square_colour": square_colour,
         "legend": legend(drawn) if drawn["legend"] else [],
         "legal_count": count,
@@ -122,8 +135,9 @@ def page_context(
         "examples": list(state.examples(seat)) if owes else [],
         "mode": "assign" if game.name == "elasta" else "squares",
         "typed": typed,
-        "error": error,
+        "error": error.localized(locale) if error is not None else None,
         "notice": notice,
+        "locale": locale,
         "preview": preview,
         "preview_grid": _from_side(preview["view"]["grid"], turned) if preview else None,
         "game_url": url_for("web.game_page", gid=str(game.id)),
@@ -146,22 +160,35 @@ def _from_side(grid: dict[str, Any], turned: bool) -> dict[str, Any]:
     return flip_grid(grid) if turned else grid
 
 
-def _next(game: Game, state: State, seat: int, status_line: str) -> str:
+def _next(locale: str, game: Game, state: State, seat: int, status_line: str) -> str:
     """After a move or orders were taken: what comes next, for the notice that says so."""
+    _, ngettext = i18n.translators(locale)
     if game.status != games.ACTIVE:
         return f"{status_line}."
     if seat in state.to_act:
-        what = "orders" if state.simultaneous else "move"
-        return (
-            f"Turn {game.turn} is open, and it wants your {what}: the link for it is in your "
-            "newest mail about this game."
-        )
+        if state.simultaneous:
+            text = _(
+                "Turn %(turn)s is open, and it wants your orders: the link for it is in your "
+                "newest mail about this game."
+            )
+        else:
+            text = _(
+                "Turn %(turn)s is open, and it wants your move: the link for it is in your "
+                "newest mail about this game."
+            )
+        return text % {"turn": game.turn}
     if not state.to_act:
-        return f"Turn {game.turn} opens shortly; we mail you when it is your turn, with a new link."
+        text = _("Turn %(turn)s opens shortly; we mail you when it is your turn, with a new link.")
+        return text % {"turn": game.turn}
     names = state.game.seat_names
     players = {s.seat: s.player.name for s in game.seats}
-    who = " and ".join(f"{players.get(s, names[s])} ({names[s]})" for s in state.to_act)
-    verb = "play" if len(state.to_act) > 1 else "plays"
-    return (
-        f"Next, {who} {verb} turn {game.turn}; we mail you when it is your turn, with a new link."
+    movers = [f"{players.get(s, names[s])} ({names[s]})" for s in state.to_act]
+    who = movers[0]
+    for mover in movers[1:]:
+        who = _("%(first)s and %(second)s") % {"first": who, "second": mover}
+    text = ngettext(
+        "Next, %(who)s plays turn %(turn)s; we mail you when it is your turn, with a new link.",
+        "Next, %(who)s play turn %(turn)s; we mail you when it is your turn, with a new link.",
+        len(movers),
     )
+    return text % {"who": who, "turn": game.turn}

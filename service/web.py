@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from flask import Blueprint, current_app, render_template, request
+from flask import session as browser_session
 from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -28,6 +29,7 @@ from service import games, i18n, players, reader
 from service.api.schemas import ZONES
 from service.db import Database
 from service.errors import NotFound
+from service.i18n import N_
 from service.leagues import ratings
 from service.mail import confirmation, gateway
 from service.mail.extract import extract_reply
@@ -44,20 +46,20 @@ PAGE_GAMES = 200
 """The player page lists this many games of each kind, newest first."""
 PAGE_HISTORY = 100
 CHOICES = {
-    "each": "every mail: each move and turn as it happens",
-    "digest": "one digest a day, in your morning, with everything new in your games",
-    "none": "no mail at all (you still get answers to the mails you send us)",
+    "each": N_("every mail: each move and turn as it happens"),
+    "digest": N_("one digest a day, in your morning, with everything new in your games"),
+    "none": N_("no mail at all (you still get answers to the mails you send us)"),
 }
 assert set(CHOICES) == set(NOTIFY)
 OWN_COPY_CHOICES = {
-    "short": "a one-line receipt",
-    "full": "the whole mail, with the board",
-    "none": "nothing (mistakes are still answered)",
+    "short": N_("a one-line receipt"),
+    "full": N_("the whole mail, with the board"),
+    "none": N_("nothing (mistakes are still answered)"),
 }
 assert set(OWN_COPY_CHOICES) == set(OWN_COPY)
 BOARD_TEXT_CHOICES = {
-    "grid": "the position in words, then the board drawn in characters",
-    "words": "the position in words only (best with a screen reader)",
+    "grid": N_("the position in words, then the board drawn in characters"),
+    "words": N_("the position in words only (best with a screen reader)"),
 }
 assert set(BOARD_TEXT_CHOICES) == set(BOARD_TEXT)
 
@@ -90,20 +92,29 @@ def transaction() -> Iterator[Session]:
 log = logging.getLogger(__name__)
 
 
-def not_found(what: str) -> Any:
-    return render_template("not_found.html", what=what), 404
+def not_found(what: str, **values: Any) -> Any:
+    """The 404 page, ``what`` (a ``%(name)s`` text, filled from ``values``) in the reader's
+    language (the browser's)."""
+    return render_template("not_found.html", what=_in(None, what, **values)), 404
+
+
+def _in(player: Player | None, message: str, **values: Any) -> str:
+    """``message`` in the language of a page for ``player`` (:func:`page_locale`)."""
+    return i18n.gettext(page_locale(player), message, **values)
 
 
 @blueprint.get("/games/<gid>")
 def game_page(gid: str) -> Any:
     game_id = int(gid) if gid.isdigit() and len(gid) <= 10 else 0
     if not 1 <= game_id <= MAX_ID:
-        return not_found(f"There is no game {gid!r}: game numbers are whole numbers.")
+        return not_found(
+            N_("There is no game %(typed)s: game numbers are whole numbers."), typed=repr(gid)
+        )
     with transaction() as session:
         try:
             game = games.get(session, game_id)
         except NotFound:
-            return not_found(f"There is no game {game_id}.")
+            return not_found(N_("There is no game %(id)s."), id=game_id)
         return render_template("game.html", **game_page_context(session, game))
 
 
@@ -129,13 +140,18 @@ def game_page_context(session: Session, game: Game) -> dict[str, Any]:
 def player_page(pid: str) -> Any:
     player_id = int(pid) if pid.isdigit() and len(pid) <= 10 else 0
     if not 1 <= player_id <= MAX_ID:
-        return not_found(f"There is no player {pid!r}: player numbers are whole numbers.")
+        return not_found(
+            N_("There is no player %(typed)s: player numbers are whole numbers."), typed=repr(pid)
+        )
     with transaction() as session:
         try:
             player = players.get(session, player_id)
         except NotFound:
-            return not_found(f"There is no player {player_id}.")
-        return render_template("player.html", **player_page_context(session, player))
+            return not_found(N_("There is no player %(id)s."), id=player_id)
+        # Public, but the signed-in player's own page is in the language they chose.
+        own = browser_session.get("player") == player.id
+        locale = page_locale(player if own else None)
+        return render_template("player.html", locale=locale, **player_page_context(session, player))
 
 
 def player_page_context(session: Session, player: Player) -> dict[str, Any]:
@@ -192,7 +208,7 @@ def mail_settings(token: str) -> Any:
     with transaction() as session:
         player = _player(session, token)
         if player is None:
-            return not_found("This mail-settings link is not valid (or no longer is).")
+            return not_found(N_("This mail-settings link is not valid (or no longer is)."))
         if request.method != "POST":
             return _settings_page(player)
         form = request.form
@@ -210,19 +226,22 @@ def mail_settings(token: str) -> Any:
         )
         for value, known in chosen:
             if value not in known:
-                error = f"{value} is not one of the choices below."
+                error = _in(player, N_("%(value)s is not one of the choices below."), value=value)
                 return _settings_page(player, error=error), 400
         if zone is None:
             what = (
-                f"\u201c{typed_zone}\u201d is not a time zone we know."
+                _in(player, N_("\u201c%(zone)s\u201d is not a time zone we know."), zone=typed_zone)
                 if typed_zone.strip()
-                else "The time zone is empty."
+                else _in(player, N_("The time zone is empty."))
             )
-            error = (
-                f"{what} Write its IANA name, "
-                "such as Europe/Vienna, America/New_York or UTC (the field offers them as you "
-                "type); nothing was saved."
+            advice = _in(
+                player,
+                N_(
+                    "Write its IANA name, such as Europe/Vienna, America/New_York or UTC (the "
+                    "field offers them as you type); nothing was saved."
+                ),
             )
+            error = f"{what} {advice}"
             return _settings_page(player, error=error, typed_zone=typed_zone), 400
         player.notify, player.own_copy, player.board_text = choice, own_copy, board_text
         player.time_zone = zone
@@ -257,11 +276,15 @@ def unsubscribe(token: str) -> Any:
     with transaction() as session:
         player = _player(session, token)
         if player is None:
-            return not_found("This unsubscribe link is not valid (or no longer is).")
+            return not_found(N_("This unsubscribe link is not valid (or no longer is)."))
         if request.method == "POST":
             player.notify = "none"
         return render_template(
-            "unsubscribe.html", player=player, done=request.method == "POST", token=token
+            "unsubscribe.html",
+            player=player,
+            done=request.method == "POST",
+            token=token,
+            locale=page_locale(player),
         )
 
 
@@ -280,7 +303,7 @@ def confirm_reply(token: str) -> Any:
     button, changing nothing (mail scanners fetch links); the POST plays it, once."""
     database: Database = current_app.extensions["pbem.database"]
     found = confirmation.read_link(database.settings, token)
-    missing = "This confirmation link is not valid (or no longer is)."
+    missing = N_("This confirmation link is not valid (or no longer is).")
     if found is None:
         return not_found(missing)
     try:
@@ -295,7 +318,7 @@ def confirm_reply(token: str) -> Any:
             if request.method == "POST":
                 done = gateway.confirm_held(session, database.settings, held.id, utcnow())
             page = _confirm_context(session, held, player, done)
-            return render_template("confirm.html", **page)
+            return render_template("confirm.html", locale=page_locale(player), **page)
     except Exception:  # rolled back: nothing was played, and the player may simply try again
         log.exception("confirming held reply %s failed", found.held_id)
         return render_template("confirm_failed.html"), 503
@@ -320,9 +343,9 @@ def _confirm_context(
     game = session.get_one(Game, held.game_id)
     expired = ""
     if game.status != games.ACTIVE:
-        expired = "the game is over"
+        expired = _in(player, N_("the game is over"))
     elif game.turn != held.turn:
-        expired = f"it is turn {game.turn} now"
+        expired = _in(player, N_("it is turn %(turn)s now"), turn=game.turn)
     return {
         **shown,
         "expired": expired,

@@ -76,7 +76,8 @@ def test_a_whole_epaminondas_game_played_by_clicking_through_the_signed_links(
         move = rng.choice(forward(legal, mover))
         click_move(page, move)
         if moves in (0, 1):
-            page.click("#preview")
+            with page.expect_navigation(wait_until="load"):  # the form's POST, then its answer
+                page.click("#preview")
             assert page.locator("#preview-title").count() == 1
             assert page.input_value("#move") == move
             if moves == 1:  # Black: the preview is drawn from Black's side, as the board
@@ -113,7 +114,8 @@ def test_an_elasta_turn_played_by_clicking_chips_onto_files(
             page.click(f"#chips button[data-chip='{token[1]}']")
             page.click(f"#board td[data-square='{token[0]}4']")
         assert page.input_value("#move") == orders[seat]
-        page.click("#preview")
+        with page.expect_navigation(wait_until="load"):
+            page.click("#preview")
         assert page.locator("#preview-board table").count() == 1
         page.click("#send")
         if seat == 0:
