@@ -38,7 +38,8 @@ def caller(session: Session, required: bool = True) -> Player | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("the Authorization header must read 'Bearer <token>'")
     player = players.authenticate(session, token.strip())
-    g.caller_locale = i18n.locale_for(player)  # the language of this request's errors
+    # the language of this request's refusals: the player's, else the browser's
+    g.caller_locale = i18n.supported(player.language) or i18n.best_of(request.accept_languages)
     return player
 
 
