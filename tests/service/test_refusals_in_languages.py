@@ -1,0 +1,83 @@
+"""Refusals in the reader's language (issue 24): the API's error ``message`` in the token's
+player's language, else the browser's (``Accept-Language``), else English; ``code`` stays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.service.conftest import Client
+
+
+def error(response: Any, status: int) -> dict[str, Any]:
+    assert response.status_code == status, response.get_data(as_text=True)
+    return dict(response.get_json()["error"])
+
+
+def asking(client: Client, path: str, language: str) -> Any:
+    headers = {"Authorization": f"Bearer {client.token}", "Accept-Language": language}
+    return client.client.get("/api/v1" + path, headers=headers)
+
+
+def speaking(client: Client, language: str) -> Client:
+    client.ok("PATCH", "/players/me", {"language": language})
+    return client
+
+
+def test_a_refusal_is_in_the_players_language(alice: Client) -> None:
+    speaking(alice, "de")
+    found = error(alice.get("/games/999999"), 404)
+    assert found == {"code": "not_found", "message": "es gibt keine Partie 999999"}
+
+
+def test_the_players_language_wins_over_the_browsers(alice: Client) -> None:
+    speaking(alice, "fr")
+    response = asking(alice, "/games/999999", "de")
+    assert error(response, 404)["message"] == "il n'y a pas de partie 999999"
+
+
+def test_without_a_language_the_browsers_is_used(alice: Client) -> None:
+    response = asking(alice, "/games/999999", "ru, en;q=0.5")
+    assert error(response, 404)["message"] == "партии 999999 нет"
+
+
+def test_english_stays_as_it_was(alice: Client) -> None:
+    assert error(alice.get("/games/999999"), 404)["message"] == "there is no game 999999"
+
+
+def test_the_auth_gate_answers_in_the_browsers_language(anonymous: Client) -> None:
+    response = anonymous.client.post(
+        "/api/v1/games", json={"game": "duel"}, headers={"Accept-Language": "fr-CH"}
+    )
+    found = error(response, 401)
+    assert found["code"] == "unauthorized"
+    assert found["message"] == (
+        "envoyez votre jeton d'API sous la forme 'Authorization: Bearer <token>'"
+    )
+
+
+def test_a_body_refused_before_the_route_runs_is_in_the_players_language(alice: Client) -> None:
+    speaking(alice, "ru")
+    found = error(alice.request("PATCH", "/players/me", json={"board_flip": "yes"}), 400)
+    assert found["code"] == "bad_field"
+    assert found["message"] == "board_flip: ожидается true или false, а не строка"
+
+
+def test_a_counted_body_check_takes_the_languages_plural(alice: Client) -> None:
+    speaking(alice, "pl")
+    long_name = "x" * 500
+    found = error(alice.request("PATCH", "/players/me", json={"name": long_name}), 400)
+    assert found["code"] == "bad_request"
+    assert "może mieć najwyżej" in found["message"] and "znaków; otrzymano 500" in found["message"]
+
+
+def test_werkzeugs_404_and_405_in_german(alice: Client) -> None:
+    speaking(alice, "de")
+    missing = error(alice.get("/no/such/thing"), 404)
+    assert missing["code"] == "not_found"
+    assert missing["message"].startswith("Die angeforderte URL wurde auf dem Server nicht")
+    wrong = alice.client.open(
+        "/api/v1/catalog", method="DELETE", headers={"Accept-Language": "de-AT"}
+    )
+    found = error(wrong, 405)
+    assert found["message"] == "Die Methode ist für die angeforderte URL nicht erlaubt."
+    assert "GET" in wrong.headers["Allow"]
