@@ -3,9 +3,18 @@ player's language, else the browser's (``Accept-Language``), else English; ``cod
 
 from __future__ import annotations
 
+import copy
+import json
+from pathlib import Path
 from typing import Any
 
+from click.testing import CliRunner
+
+from service.cli import main
+from service.db import Database
+from tests.engine.test_dice import finished_game
 from tests.service.conftest import Client
+from tests.service.test_chain import finished
 
 
 def error(response: Any, status: int) -> dict[str, Any]:
@@ -81,3 +90,41 @@ def test_werkzeugs_404_and_405_in_german(alice: Client) -> None:
     found = error(wrong, 405)
     assert found["message"] == "Die Methode ist für die angeforderte URL nicht erlaubt."
     assert "GET" in wrong.headers["Allow"]
+
+
+# -- the player's command-line checks, in a language of their choice --------------------------
+
+
+def test_pbem_record_verify_prints_the_faults_of_a_tampered_record_in_german(
+    database: Database, admin: Client, alice: Client, bob: Client, tmp_path: Path
+) -> None:
+    game_id = finished(database, admin, alice, bob, "epaminondas")
+    record = alice.ok("GET", f"/games/{game_id}/record")
+    link = next(link for link in record["chain"] if link["kind"] == "move" and link["n"] > 4)
+    forged = copy.deepcopy(record)
+    forged["chain"][link["n"]]["data"]["text"] = "a1-a2"
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(forged))
+    result = CliRunner().invoke(main, ["record", "verify", "--language", "de", str(path)])
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    turn = link["data"]["turn"]
+    assert lines[0] == "Glied #0 (Start): ok"
+    assert lines[-1] == (
+        f"ABWEICHUNG: Glied #{link['n']} (Zug, Runde {turn}): sein Hash passt nicht zu seinem"
+        " Inhalt"
+    )
+    english = CliRunner().invoke(main, ["record", "verify", str(path)])
+    assert english.output.splitlines()[0] == "link #0 (start): ok"
+
+
+def test_pbem_dice_verify_in_french(tmp_path: Path) -> None:
+    log = finished_game()
+    path = tmp_path / "honest.json"
+    path.write_text(json.dumps(log.record(reveal=True)))
+    result = CliRunner().invoke(main, ["dice", "verify", "--language", "fr", str(path)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "engagement : le SHA-256 de la graine correspond"
+    assert lines[1].startswith("lancer 1 : ") and lines[1].endswith(" correspond")
+    assert lines[-1] == f"OK : les {log.rolls} lancers correspondent tous à la graine engagée"
