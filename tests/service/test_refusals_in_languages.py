@@ -8,10 +8,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
+from service import records
 from service.cli import main
 from service.db import Database
+from service.errors import ServiceError
 from tests.engine.test_dice import finished_game
 from tests.service.conftest import Client
 from tests.service.test_chain import finished
@@ -128,3 +131,12 @@ def test_pbem_dice_verify_in_french(tmp_path: Path) -> None:
     assert lines[0] == "engagement : le SHA-256 de la graine correspond"
     assert lines[1].startswith("lancer 1 : ") and lines[1].endswith(" correspond")
     assert lines[-1] == f"OK : les {log.rolls} lancers correspondent tous à la graine engagée"
+
+
+def test_a_refused_record_import_says_why_in_the_callers_language(database: Database) -> None:
+    with pytest.raises(ServiceError) as refused, database.transaction() as session:
+        records.import_record(session, [], None)
+    assert refused.value.message == "record refused at the top: a record is a JSON object"
+    assert refused.value.localized("de") == (
+        "Aufzeichnung abgelehnt (oberste Ebene): eine Aufzeichnung ist ein JSON-Objekt"
+    )
