@@ -222,12 +222,14 @@ class RollCheck:
     def matches(self) -> bool:
         return self.recorded == self.expected
 
-    def describe(self) -> str:
+    def describe(self, translate: Translate = N_) -> str:
         if self.matches:
-            return f"roll {self.number}: {self.recorded} matches"
-        return (
-            f"roll {self.number}: recorded {self.recorded}, seed gives {self.expected} — MISMATCH"
-        )
+            return translate(N_("roll {number}: {recorded} matches")).format(
+                number=self.number, recorded=self.recorded
+            )
+        return translate(
+            N_("roll {number}: recorded {recorded}, seed gives {expected} — MISMATCH")
+        ).format(number=self.number, recorded=self.recorded, expected=self.expected)
 
 
 @dataclass(frozen=True)
@@ -246,31 +248,40 @@ class Verification:
     def ok(self) -> bool:
         return self.commitment_matches and not self.mismatches and self.problem is None
 
-    def lines(self) -> list[str]:
-        """Roll by roll, then a summary line, as ``pbem dice verify`` prints them."""
-        lines = [
-            "commitment: SHA-256 of the seed "
-            + ("matches" if self.commitment_matches else "differs — MISMATCH")
-        ]
-        lines += [check.describe() for check in self.checks]
+    def lines(self, translate: Translate = N_) -> list[str]:
+        """Roll by roll, then a summary line, as ``pbem dice verify`` prints them (in the
+        language of ``translate``, a catalog's ``gettext``)."""
+        commitment_line = (
+            N_("commitment: SHA-256 of the seed matches")
+            if self.commitment_matches
+            else N_("commitment: SHA-256 of the seed differs — MISMATCH")
+        )
+        lines = [translate(commitment_line)]
+        lines += [check.describe(translate) for check in self.checks]
         if self.problem:
-            lines.append(f"replay stopped: {self.problem}")
-        lines.append(self.summary())
+            lines.append(translate(N_("replay stopped: {problem}")).format(problem=self.problem))
+        lines.append(self.summary(translate))
         return lines
 
-    def summary(self) -> str:
+    def summary(self, translate: Translate = N_) -> str:
         total = len(self.checks)
         if self.ok:
-            return f"OK: all {total} rolls match the committed seed"
+            return translate(N_("OK: all {total} rolls match the committed seed")).format(
+                total=total
+            )
         faults = []
         if not self.commitment_matches:
-            faults.append("the seed does not match the commitment")
+            faults.append(translate(N_("the seed does not match the commitment")))
         if self.mismatches:
             first = self.mismatches[0].number
-            faults.append(f"{len(self.mismatches)} of {total} rolls differ (first: roll {first})")
+            faults.append(
+                translate(N_("{count} of {total} rolls differ (first: roll {first})")).format(
+                    count=len(self.mismatches), total=total, first=first
+                )
+            )
         if self.problem:
-            faults.append("the moves do not replay")
-        return "MISMATCH: " + "; ".join(faults)
+            faults.append(translate(N_("the moves do not replay")))
+        return translate(N_("MISMATCH: {faults}")).format(faults="; ".join(faults))
 
 
 def verify(record: Mapping[str, Any]) -> Verification:

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from service import db, i18n
+from service import db, http_texts, i18n
 from service.config import Settings
 from service.errors import ServiceError
 
@@ -60,6 +60,29 @@ def _sessions(app: Flask, settings: Settings) -> None:
     )
 
 
+def caller_locale() -> str:
+    """The language of this request's refusals: the token's player's (set once the route
+    read the token), else that of a token the request carries (a refusal before the route
+    ran: the gate's), else the browser's ``Accept-Language``, else English."""
+    if "caller_locale" not in g:
+        g.caller_locale = _token_locale() or i18n.best_of(request.accept_languages)
+    return g.caller_locale or i18n.DEFAULT
+
+
+def _token_locale() -> str | None:
+    from service import players
+
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    try:
+        with current_app.extensions["pbem.database"].transaction() as session:
+            player = players.authenticate(session, token.strip())
+            return i18n.supported(player.language)
+    except Exception:  # an unknown token, or no database: the refusal still goes out
+        return None
+
+
 def _page_locale() -> dict[str, str]:
     """The locale of a page whose view names none: the browser's (``Accept-Language``)
     among the supported ones, else English. A view that knows its reader passes ``locale``
@@ -99,8 +122,7 @@ def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = 
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError) -> Any:
-        # The engine's words in the caller's language, once a token named the caller.
-        message = error.localized(g.get("caller_locale", i18n.DEFAULT))
+        message = error.localized(caller_locale())
         return error_body(error.code, message, error.status, rules=error.rules, reason=error.reason)
 
     @app.errorhandler(HTTPException)
@@ -108,11 +130,13 @@ def create_app(settings: Settings | None = None, dispatch: db.Dispatch | None = 
         code = (error.name or "error").lower().replace(" ", "_")
         # werkzeug's own headers (a 405's Allow) travel with the JSON body
         headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
-        return error_body(code, error.description or error.name, error.code or 400, headers)
+        message = i18n.gettext(caller_locale(), error.description or error.name)
+        return error_body(code, message, error.code or 400, headers)
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Any:
         log.exception("unexpected error")
-        return error_body("internal", "something went wrong on our side; nothing was changed", 500)
+        message = i18n.gettext(caller_locale(), http_texts.INTERNAL)
+        return error_body("internal", message, 500)
 
     return app

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,12 +63,22 @@ from sqlalchemy.orm import Session
 import engine
 from engine import EngineError, State
 from engine import dice as fair_dice
-from service import db
+from service import db, i18n
+from service.i18n import N_
 from service.models import ChainLink, Game
 from service.receipts import receipt
 
 GENESIS = "0" * 64
 KINDS = ("start", "move", "orders", "roll", "director", "end")
+_KIND_NAMES = {
+    "start": N_("start"),
+    "move": N_("move"),
+    "orders": N_("orders"),
+    "roll": N_("roll"),
+    "director": N_("director"),
+    "end": N_("end"),
+}
+"""Each kind as the verifier's lines name it (the link's ``kind`` itself, in English)."""
 DIRECTOR_ACTIONS = (
     "deadline",
     "pause",
@@ -248,22 +258,73 @@ class Report:
     links: int = 0
     rolls_checked: int = 0
     receipts_checked: int = 0
+    said: list[Said] = field(default_factory=list)
+    """:attr:`lines` as catalog texts, to say them in a reader's language (:meth:`in_language`)."""
+    fault_said: Said | None = None
 
     @property
     def ok(self) -> bool:
         return self.fault is None
 
     def summary(self) -> str:
-        if self.fault:
-            return f"MISMATCH: {self.fault}"
-        return (
-            f"OK: {self.links} links chain and replay; {self.rolls_checked} rolls match the "
-            f"seed, {self.receipts_checked} receipts open"
+        return self._summary().render()
+
+    def _summary(self) -> Said:
+        if self.fault_said is not None:
+            return Said(N_("MISMATCH: %(fault)s"), fault=self.fault_said)
+        return Said(
+            N_(
+                "OK: %(links)s links chain and replay; %(rolls)s rolls match the seed, "
+                "%(receipts)s receipts open"
+            ),
+            links=self.links,
+            rolls=self.rolls_checked,
+            receipts=self.receipts_checked,
         )
+
+    def say(self, text: Said) -> None:
+        self.said.append(text)
+        self.lines.append(text.render())
+
+    def found(self, fault: Said) -> None:
+        self.fault_said = fault
+        self.fault = fault.render()
+
+    def in_language(self, locale: str) -> tuple[list[str], str]:
+        """The lines and the summary line in ``locale`` (English: :attr:`lines` and
+        :meth:`summary` exactly)."""
+        translate = i18n.translations(locale).ugettext
+        return [text.render(translate) for text in self.said], self._summary().render(translate)
+
+
+@dataclass(frozen=True, init=False)
+class Said:
+    """A text of the verifier: a catalog text (``N_``) and what fills its placeholders (other
+    :class:`Said` among them, said in the same language)."""
+
+    template: str
+    values: Mapping[str, Any]
+
+    def __init__(self, template: str, /, **values: Any) -> None:
+        object.__setattr__(self, "template", template)
+        object.__setattr__(self, "values", values)
+
+    @classmethod
+    def literal(cls, text: str) -> Said:
+        return cls("%(text)s", text=text)
+
+    def render(self, translate: Callable[[str], str] = str) -> str:
+        values = {
+            key: value.render(translate) if isinstance(value, Said) else value
+            for key, value in self.values.items()
+        }
+        return translate(self.template) % values if values else translate(self.template)
 
 
 class _Fault(Exception):
-    pass
+    def __init__(self, template: str, /, **values: Any) -> None:
+        self.said = Said(template, **values) if values else Said(template)
+        super().__init__(self.said.render())
 
 
 @dataclass
@@ -303,20 +364,27 @@ def verify(record: Mapping[str, Any]) -> Report:
             if not (link["kind"] == "orders" and _more_orders(links, index)):
                 _settle_orders(replay)
         except _Fault as fault:
-            replay.report.fault = f"{where}: {fault}"
-            replay.report.lines.append(f"{where}: {fault} — MISMATCH")
+            replay.report.found(Said("%(where)s: %(fault)s", where=where, fault=fault.said))
+            replay.report.say(Said(N_("%(fault)s — MISMATCH"), fault=replay.report.fault_said))
             return replay.report
         except EngineError as error:
-            replay.report.fault = f"{where}: the engine refuses it: {error}"
-            replay.report.lines.append(f"{replay.report.fault} — MISMATCH")
+            engine_says = Said.literal(str(error))
+            replay.report.found(
+                Said(
+                    N_("%(where)s: the engine refuses it: %(error)s"),
+                    where=where,
+                    error=engine_says,
+                )
+            )
+            replay.report.say(Said(N_("%(fault)s — MISMATCH"), fault=replay.report.fault_said))
             return replay.report
-        replay.report.lines.append(f"{where}: ok")
+        replay.report.say(Said(N_("%(where)s: ok"), where=where))
         replay.report.links += 1
     try:
         _check_steps(replay)
         _check_ending(replay)
     except _Fault as fault:
-        replay.report.fault = str(fault)
+        replay.report.found(fault.said)
     return replay.report
 
 
@@ -365,28 +433,35 @@ def _start_state(rules: engine.Game, data: Mapping[str, Any]) -> State:
         raise ChainError(f"the start link's position does not read: {error}") from None
 
 
-def _where(index: int, link: Any) -> str:
+def _where(index: int, link: Any) -> Said:
     if not isinstance(link, Mapping):
-        return f"link #{index}"
+        return Said(N_("link #%(index)s"), index=index)
     data = link.get("data")
-    turn = f", turn {data['turn']}" if isinstance(data, Mapping) and "turn" in data else ""
-    return f"link #{index} ({link.get('kind')}{turn})"
+    kind = Said(_KIND_NAMES.get(str(link.get("kind")), "%(kind)s"), kind=link.get("kind"))
+    if isinstance(data, Mapping) and "turn" in data:
+        return Said(
+            N_("link #%(index)s (%(kind)s, turn %(turn)s)"),
+            index=index,
+            kind=kind,
+            turn=data["turn"],
+        )
+    return Said(N_("link #%(index)s (%(kind)s)"), index=index, kind=kind)
 
 
 def _check_link(replay: _Replay, index: int, link: Any, prev: str) -> str:
     if not isinstance(link, Mapping) or not isinstance(link.get("data"), Mapping):
-        raise _Fault("not a link {n, prev, kind, data, hash}")
+        raise _Fault(N_("not a link %(fields)s"), fields="{n, prev, kind, data, hash}")
     if link.get("n") != index:
-        raise _Fault(f"numbered {link.get('n')!r}, expected {index}")
+        raise _Fault(N_("numbered %(n)r, expected %(index)s"), n=link.get("n"), index=index)
     if link.get("prev") != prev:
-        raise _Fault("its prev is not the hash of the link before it")
+        raise _Fault(N_("its prev is not the hash of the link before it"))
     kind, data = link.get("kind"), link["data"]
     if kind not in KINDS or (kind == "start") != (index == 0):
-        raise _Fault(f"kind {kind!r} does not belong here")
+        raise _Fault("%(text)s", text=f"kind {kind!r} does not belong here")
     if link_hash(index, prev, str(kind), data) != link.get("hash"):
-        raise _Fault("its hash does not match its content")
+        raise _Fault(N_("its hash does not match its content"))
     if replay.result is not None and kind != "director":
-        raise _Fault("a step after the game ended")
+        raise _Fault(N_("a step after the game ended"))
     _REPLAY[str(kind)](replay, data)
     return str(link["hash"])
 
@@ -414,10 +489,13 @@ _START_KEYS = {  # the record's name for each of the start link's fields
 def _replay_move(replay: _Replay, data: Mapping[str, Any]) -> None:
     state, seat = replay.state, data.get("seat")
     if state.simultaneous or state.chance_outcomes() or seat not in state.to_act:
-        raise _Fault(f"a move by {replay.seat_name(seat)}, but the game says: {state.status()}")
+        raise _Fault(
+            "%(text)s",
+            text=f"a move by {replay.seat_name(seat)}, but the game says: {state.status()}",
+        )
     action = state.parse(seat, str(data.get("text")))
     if state.format(action) != data.get("text"):
-        raise _Fault(f"{data.get('text')!r} is not the move's canonical text")
+        raise _Fault("%(text)s", text=f"{data.get('text')!r} is not the move's canonical text")
     replay.history.append(state.format(action))
     replay.steps.append({"kind": "move", "seat": seat, "text": state.format(action)})
     replay.state = state.play(seat, action).state
@@ -426,17 +504,25 @@ def _replay_move(replay: _Replay, data: Mapping[str, Any]) -> None:
 def _replay_orders(replay: _Replay, data: Mapping[str, Any]) -> None:
     state, seat = replay.state, data.get("seat")
     if not state.simultaneous or seat not in state.to_act:
-        raise _Fault(f"orders of {replay.seat_name(seat)}, but the game says: {state.status()}")
+        raise _Fault(
+            "%(text)s",
+            text=f"orders of {replay.seat_name(seat)}, but the game says: {state.status()}",
+        )
     if any(earlier.get("seat") == seat for earlier in replay.sealed):
-        raise _Fault(f"a second set of orders of {replay.seat_name(seat)} in one turn")
+        raise _Fault(
+            "%(text)s", text=f"a second set of orders of {replay.seat_name(seat)} in one turn"
+        )
     text, salt, proof = str(data.get("text")), data.get("salt"), data.get("receipt")
     state.parse(seat, text)  # the same errors as when they were given
     if (salt is None) != (proof is None):
-        raise _Fault("a receipt without its salt, or a salt without its receipt")
+        raise _Fault(N_("a receipt without its salt, or a salt without its receipt"))
     if salt is not None:
         made = receipt(replay.game_id, int(data.get("turn", -1)), seat, text, str(salt))
         if made != proof:
-            raise _Fault(f"the receipt of {replay.seat_name(seat)} does not open with its salt")
+            raise _Fault(
+                "%(text)s",
+                text=f"the receipt of {replay.seat_name(seat)} does not open with its salt",
+            )
         replay.report.receipts_checked += 1
     replay.sealed.append(data)
 
@@ -456,7 +542,7 @@ def _settle_orders(replay: _Replay) -> None:
     state = replay.state
     given = {int(item["seat"]): str(item["text"]) for item in replay.sealed}
     if set(given) != set(state.to_act):
-        raise _Fault("a sealed turn whose orders do not cover every seat that owed them")
+        raise _Fault(N_("a sealed turn whose orders do not cover every seat that owed them"))
     for seat in sorted(given):
         state = state.submit(seat, given[seat])
         text = state.format(state.orders_of(seat))
@@ -470,17 +556,26 @@ def _replay_roll(replay: _Replay, data: Mapping[str, Any]) -> None:
     state, outcome, number = replay.state, data.get("outcome"), data.get("roll")
     outcomes = state.chance_outcomes()
     if not outcomes:
-        raise _Fault(f"a roll, but the game says: {state.status()}")
+        raise _Fault("%(text)s", text=f"a roll, but the game says: {state.status()}")
     if outcome not in outcomes:
-        raise _Fault(f"{outcome!r} is not one of the outcomes {', '.join(outcomes)}")
+        raise _Fault(
+            "%(text)s", text=f"{outcome!r} is not one of the outcomes {', '.join(outcomes)}"
+        )
     if not isinstance(number, int) or (
         replay.last_roll is not None and number != replay.last_roll + 1
     ):
-        raise _Fault(f"roll number {number!r} does not follow roll {replay.last_roll}")
+        raise _Fault(
+            "%(text)s", text=f"roll number {number!r} does not follow roll {replay.last_roll}"
+        )
     if replay.seed is not None:
         expected = fair_dice.roll(replay.seed, replay.game_id, number, replay.history, outcomes)
         if expected != outcome:
-            raise _Fault(f"roll {number} recorded {outcome}, the seed gives {expected}")
+            raise _Fault(
+                N_("roll %(number)s recorded %(outcome)s, the seed gives %(expected)s"),
+                number=number,
+                outcome=outcome,
+                expected=expected,
+            )
         replay.report.rolls_checked += 1
     replay.last_roll = number
     replay.steps.append({"kind": "chance", "outcome": outcome})
@@ -490,31 +585,34 @@ def _replay_roll(replay: _Replay, data: Mapping[str, Any]) -> None:
 def _replay_director(replay: _Replay, data: Mapping[str, Any]) -> None:
     action = data.get("action")
     if action not in DIRECTOR_ACTIONS:
-        raise _Fault(f"no director action {action!r}")
+        raise _Fault("%(text)s", text=f"no director action {action!r}")
     if action == "correct_result" and replay.result is None:
-        raise _Fault("a director's correction before the game ended")
+        raise _Fault(N_("a director's correction before the game ended"))
     if action in ("correct_result", "void"):
         detail = data.get("detail")
         replay.result = detail.get("result") if isinstance(detail, Mapping) else None
         if not isinstance(replay.result, Mapping):
-            raise _Fault(f"a director's {action} without the result it gives")
+            raise _Fault("%(text)s", text=f"a director's {action} without the result it gives")
 
 
 def _replay_end(replay: _Replay, data: Mapping[str, Any]) -> None:
     result, seed = data.get("result"), data.get("seed")
     if not isinstance(result, Mapping):
-        raise _Fault("an end without a result")
+        raise _Fault(N_("an end without a result"))
     outcome = replay.state.outcome
     if data.get("by") in ("move", "orders", "start"):
         if outcome is None or outcome.to_json()["places"] != result.get("places"):
-            raise _Fault(f"ends {result.get('result')}, but the game says: {replay.state.status()}")
+            raise _Fault(
+                "%(text)s",
+                text=f"ends {result.get('result')}, but the game says: {replay.state.status()}",
+            )
     elif outcome is not None:
-        raise _Fault(f"ends by {data.get('by')} after the game was already over")
+        raise _Fault("%(text)s", text=f"ends by {data.get('by')} after the game was already over")
     if replay.commitment is not None:
         if not isinstance(seed, str) or _commitment_of(seed) != replay.commitment:
-            raise _Fault("the revealed seed does not match the commitment")
+            raise _Fault(N_("the revealed seed does not match the commitment"))
         if replay.seed is not None and replay.seed.hex() != seed:
-            raise _Fault("the record's seed differs from the one the chain revealed")
+            raise _Fault(N_("the record's seed differs from the one the chain revealed"))
     replay.result = result
 
 
@@ -544,9 +642,11 @@ def _check_steps(replay: _Replay) -> None:
     chained = [_step_view(step) for step in replay.steps]
     for number, (theirs, mine) in enumerate(zip(ours, chained, strict=False), 1):
         if theirs != mine:
-            raise _Fault(f"the record's step {number} is {theirs}, the chain's is {mine}")
+            raise _Fault(
+                "%(text)s", text=f"the record's step {number} is {theirs}, the chain's is {mine}"
+            )
     if len(ours) != len(chained):
-        raise _Fault(f"the record has {len(ours)} steps, the chain {len(chained)}")
+        raise _Fault("%(text)s", text=f"the record has {len(ours)} steps, the chain {len(chained)}")
 
 
 def _step_view(step: Any) -> str:
@@ -561,7 +661,7 @@ def _check_ending(replay: _Replay) -> None:
     recorded = replay.record.get("result")
     if replay.result is None:
         if recorded is not None:
-            raise _Fault("the record has a result the chain never reached")
+            raise _Fault(N_("the record has a result the chain never reached"))
         return
     if recorded is not None and recorded.get("result") != replay.result.get("result"):
         raise _Fault(

@@ -46,6 +46,7 @@ from sqlalchemy.orm import Session
 from engine import EngineError, Event, NotationError, State
 from service import db, games
 from service.errors import BadRequest, Conflict, Forbidden, ServiceError, Unprocessable, from_engine
+from service.i18n import N_
 from service.models import ConditionalMove, Game, GameStatus, Player, Step, utcnow
 
 ACTIVE = "active"
@@ -127,7 +128,10 @@ def set_tree(
     game = games.lock(session, game_id)
     seat = games.seat_of(game, player)
     if seat is None:
-        raise Forbidden(f"{player.name} does not play in game {game.id}")
+        raise Forbidden(
+            N_("%(name)s does not play in game %(game)s"),
+            values={"name": player.name, "game": game.id},
+        )
     state = games.check_turn(session, game, turn)
     if state.simultaneous:
         raise Conflict(

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from engine import (
     EngineError,
@@ -18,6 +19,24 @@ from service import i18n, rules
 
 Render = Callable[[Translate, NTranslate | None], str]
 """A message in the language of ``gettext`` and ``ngettext`` (``EngineError.render``)."""
+
+
+class Words(str):
+    """A value of a message that is itself a catalog text (``N_``): translated with it."""
+
+
+def in_words(values: Mapping[str, Any], translate: Translate) -> dict[str, Any]:
+    """``values`` to fill a message in the language of ``translate``: its :class:`Words` in
+    that language too."""
+    return {
+        key: translate(value) if isinstance(value, Words) else value
+        for key, value in values.items()
+    }
+
+
+def fill(template: str, values: Mapping[str, Any], translate: Translate) -> str:
+    """``template`` in the language of ``translate``, its placeholders filled from ``values``."""
+    return translate(template) % in_words(values, translate)
 
 
 class ServiceError(Exception):
@@ -37,7 +56,12 @@ class ServiceError(Exception):
         reason: str | None = None,
         *,
         render: Render | None = None,
+        values: Mapping[str, Any] | None = None,
     ) -> None:
+        if values is not None:  # a catalog text (``N_``) and what fills its placeholders
+            template, filling = message, dict(values)
+            message = template % filling
+            render = render or (lambda translate, _n: fill(template, filling, translate))
         super().__init__(message)
         self.message = message
         """In English; :meth:`localized` gives it in a player's language."""
@@ -50,9 +74,10 @@ class ServiceError(Exception):
         game's rules page (``/rules/<game>#<ID>``): the API's error body links them."""
 
     def render(self, translate: Translate, ntranslate: NTranslate | None = None) -> str:
-        """The message in the language of ``translate``: the engine's words (issue 24) are
-        translated; the service's own stay as written."""
-        return self._render(translate, ntranslate) if self._render else self.message
+        """The message in the language of ``translate``: the engine's words, a text given with
+        its ``values``, or a catalog text as it stands (one written with its values already
+        in, that no catalog holds, stays English)."""
+        return self._render(translate, ntranslate) if self._render else translate(self.message)
 
     def localized(self, locale: str) -> str:
         """The message for a reader of ``locale`` (``i18n.locale_for(player)``); English is

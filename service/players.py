@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from service import i18n, notify
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
+from service.i18n import N_
 from service.models import (
     BOARD_TEXT,
     NOTIFY,
@@ -49,14 +50,14 @@ def authenticate(session: Session, token: str) -> Player:
         .where(ApiToken.token_hash == token_hash(token), ApiToken.revoked_at.is_(None))
     )
     if player is None:
-        raise Unauthorized("the API token is unknown or was replaced; ask for a new one")
+        raise Unauthorized(N_("the API token is unknown or was replaced; ask for a new one"))
     return player
 
 
 def get(session: Session, player_id: int) -> Player:
     player = session.get(Player, player_id)
     if player is None:
-        raise NotFound(f"there is no player {player_id}")
+        raise NotFound(N_("there is no player %(id)s"), values={"id": player_id})
     return player
 
 
@@ -69,7 +70,7 @@ def by_address(session: Session, address: str) -> Player | None:
 def create(session: Session, actor: Player | None, data: Mapping[str, Any]) -> tuple[Player, str]:
     """A new player and their first API token (shown once). ``actor`` None: the command line."""
     if actor is not None and not actor.has_role("td", "admin"):
-        raise Forbidden("only tournament directors and admins create players")
+        raise Forbidden(N_("only tournament directors and admins create players"))
     name = _text(data.get("name"), "name")
     emails = data.get("emails")
     if not isinstance(emails, list) or not emails:
@@ -78,7 +79,7 @@ def create(session: Session, actor: Player | None, data: Mapping[str, Any]) -> t
     if not isinstance(roles, list) or not set(roles) <= set(ROLES):
         raise BadRequest(f"roles must be a list drawn from {', '.join(ROLES)}")
     if "admin" in roles and actor is not None and not actor.has_role("admin"):
-        raise Forbidden("only admins create admins")
+        raise Forbidden(N_("only admins create admins"))
     player = Player(name=name, roles=sorted(set(roles) | {"player"}))
     _preferences(player, data)
     for address in _once_each(emails):
@@ -332,7 +333,7 @@ def directory(
     read later starts where the last one ended, whoever joined since), with their addresses
     and game counts: directors only (``viewer`` None: the command line)."""
     if viewer is not None and not viewer.has_role("td", "admin"):
-        raise Forbidden("only tournament directors and admins list players")
+        raise Forbidden(N_("only tournament directors and admins list players"))
     _check_page(search, limit, offset)
     query = select(Player)
     if search.strip():

@@ -27,8 +27,9 @@ from sqlalchemy.orm import Session
 import engine
 from engine import EngineError, Event, State
 from service import chain, clock, games, players, sequences
-from service.errors import BadRequest, Conflict, Forbidden
+from service.errors import BadRequest, Conflict, Forbidden, Words
 from service.games import stepping
+from service.i18n import N_
 from service.models import Game, Order, OrderStatus, Player, Seat, Step, utcnow
 
 FORMAT = "pbem-export-1"
@@ -82,28 +83,33 @@ class Replay:
 
 
 def _fail(where: str, why: str) -> RecordRefused:
-    return RecordRefused(f"record refused at {where}: {why}")
+    """The refusal in the caller's language: ``where`` and ``why`` too when the catalogs hold
+    them (marked ``N_``); words made of the record's own values stay English."""
+    return RecordRefused(
+        N_("record refused at %(where)s: %(why)s"),
+        values={"where": Words(where), "why": Words(why)},
+    )
 
 
 def _read(data: Any) -> tuple[engine.Game, dict[str, Any], list[dict[str, Any]]]:
     if not isinstance(data, Mapping):
-        raise _fail("the top", "a record is a JSON object")
+        raise _fail(N_("the top"), N_("a record is a JSON object"))
     section = data.get("export")
     if not isinstance(section, Mapping) or section.get("format") != FORMAT:
-        raise _fail("the top", f"no export section of format {FORMAT} (use pbem game export)")
+        raise _fail(N_("the top"), f"no export section of format {FORMAT} (use pbem game export)")
     for key in ("game", "steps", "turns", "status", "orders", "log"):
         if key not in data:
-            raise _fail("the top", f"the record lacks {key!r}")
+            raise _fail(N_("the top"), f"the record lacks {key!r}")
     options = data.get("options") or {}
     if not isinstance(options, Mapping):
-        raise _fail("options", "options must be an object")
+        raise _fail("options", N_("options must be an object"))
     try:
         rules = engine.new_game(str(data["game"]), dict(options), data.get("players"))
     except EngineError as error:
-        raise _fail("the game", str(error)) from None
+        raise _fail(N_("the game"), str(error)) from None
     steps = data["steps"]
     if not isinstance(steps, list) or not all(isinstance(s, Mapping) for s in steps):
-        raise _fail("steps", "steps must be a list of objects")
+        raise _fail("steps", N_("steps must be a list of objects"))
     return rules, dict(section), list(steps)
 
 
@@ -115,7 +121,7 @@ def replay(rules: engine.Game, data: Mapping[str, Any]) -> Replay:
     try:
         state = rules.parse_position(start) if isinstance(start, str) else rules.initial_state()
     except EngineError as error:
-        raise _fail("the start position", str(error)) from None
+        raise _fail(N_("the start position"), str(error)) from None
     run = Replay(state)
     steps = list(data["steps"])
     index = 0
@@ -181,7 +187,7 @@ def replay(rules: engine.Game, data: Mapping[str, Any]) -> Replay:
             raise _fail(f"turn {turn}", str(error)) from None
         advance(turn, stepped.state, stepped.told)
     if index < len(steps):
-        raise _fail(f"step {index + 1}", "the game was already over; the record goes on")
+        raise _fail(f"step {index + 1}", N_("the game was already over; the record goes on"))
     return run
 
 
@@ -198,7 +204,7 @@ def _check(data: Mapping[str, Any], section: Mapping[str, Any], run: Replay) -> 
                 f"the record's position {shown!r} is not what the moves give, {state.position()!r}",
             )
     if section.get("step_turns") != run.step_turns:
-        raise _fail("export.step_turns", "the steps' turns do not follow the replay")
+        raise _fail("export.step_turns", N_("the steps' turns do not follow the replay"))
     commitment, seed = data.get("commitment"), section.get("seed")
     if commitment is None and seed is None:
         return
@@ -206,12 +212,12 @@ def _check(data: Mapping[str, Any], section: Mapping[str, Any], run: Replay) -> 
     try:
         revealed = bytes.fromhex(str(seed))
     except ValueError:
-        raise _fail("export.seed", "the dice seed is not hexadecimal") from None
+        raise _fail("export.seed", N_("the dice seed is not hexadecimal")) from None
     if dice.commitment(revealed) != commitment:
-        raise _fail("export.seed", "the dice seed does not match the game's commitment")
+        raise _fail("export.seed", N_("the dice seed does not match the game's commitment"))
     verdict = dice.verify({**data, "seed": seed})
     if not verdict.ok:
-        raise _fail("the dice", verdict.summary())
+        raise _fail(N_("the dice"), verdict.summary())
 
 
 def import_record(
@@ -220,7 +226,7 @@ def import_record(
     """Replay, check and store an exported record; returns the new game."""
     now = now or utcnow()
     if actor is not None and not actor.has_role("td", "admin"):
-        raise Forbidden("only tournament directors and admins import games")
+        raise Forbidden(N_("only tournament directors and admins import games"))
     rules, section, _steps = _read(data)
     run = replay(rules, data)
     _check(data, section, run)
@@ -255,9 +261,9 @@ def _store_chain(
         try:
             report = chain.verify(data)
         except chain.ChainError as error:
-            raise _fail("the chain", str(error)) from None
+            raise _fail(N_("the chain"), str(error)) from None
         if not report.ok:
-            raise _fail("the chain", str(report.fault))
+            raise _fail(N_("the chain"), str(report.fault))
         chain.adopt(session, game, links)
         return
     head = links[-1].get("hash") if isinstance(links, list) and links else None

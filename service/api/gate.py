@@ -26,9 +26,11 @@ from pydantic import TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 import engine
+from engine.errors import NTranslate, Translate
 from service import openapi
 from service.api import schemas
-from service.errors import BadRequest
+from service.errors import BadRequest, Words, in_words
+from service.i18n import N_
 
 MAX_DEPTH = 16
 BIGINT = (-(2**63), 2**63 - 1)
@@ -49,7 +51,9 @@ def read(raw: bytes, model: TypeAdapter[Any] | None) -> Any:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise Refused(f"the body is not valid UTF-8 (byte {error.start})") from None
+        raise _refused(
+            N_("the body is not valid UTF-8 (byte %(byte)s)"), byte=error.start
+        ) from None
     _check_depth(raw)
     try:
         value = json.loads(
@@ -62,18 +66,21 @@ def read(raw: bytes, model: TypeAdapter[Any] | None) -> Any:
     except Refused:
         raise
     except (ValueError, RecursionError) as error:
-        raise Refused(f"the body must be a JSON object, and is not JSON: {error}") from None
+        raise _refused(
+            N_("the body must be a JSON object, and is not JSON: %(error)s"), error=error
+        ) from None
     _check_texts(value, "body")
     if model is None:
         return value
     if not isinstance(value, dict):
-        found = _PHRASES.get(type(value), "a value")
-        raise Refused(f"the request body must be a JSON object, not {found}", "bad_field")
+        found = _PHRASES.get(type(value), _A_VALUE)
+        raise _refused(
+            N_("the request body must be a JSON object, not %(found)s"), "bad_field", found=found
+        )
     try:
         valid = model.validate_python(value)
     except ValidationError as error:
-        message, code = explain(error)
-        raise Refused(message, code) from None
+        raise explain(error) from None
     return model.dump_python(valid, exclude_unset=True, by_alias=True)
 
 
@@ -87,26 +94,28 @@ def _check_depth(raw: bytes) -> None:
         elif found in (b"]", b"}"):
             depth -= 1
         if depth > MAX_DEPTH:
-            raise Refused(f"the body is nested more than {MAX_DEPTH} levels deep")
+            raise _refused(
+                N_("the body is nested more than %(depth)s levels deep"), depth=MAX_DEPTH
+            )
 
 
 def _no_constant(name: str) -> Any:
-    raise Refused(f"{name} is not a number this service accepts")
+    raise _refused(N_("%(name)s is not a number this service accepts"), name=name)
 
 
 def _integer(digits: str) -> int:
     if len(digits.lstrip("-")) > 19:
-        raise Refused(f"{digits[:24]}... is too large a number")
+        raise _refused(N_("%(number)s is too large a number"), number=f"{digits[:24]}...")
     number = int(digits)
     if not BIGINT[0] <= number <= BIGINT[1]:
-        raise Refused(f"{digits} is too large a number")
+        raise _refused(N_("%(number)s is too large a number"), number=digits)
     return number
 
 
 def _float(text: str) -> float | int:
     number = float(text)
     if not math.isfinite(number) or abs(number) > LARGEST_FLOAT:
-        raise Refused(f"{text[:24]} is too large a number")
+        raise _refused(N_("%(number)s is too large a number"), number=text[:24])
     return int(number) if number.is_integer() else number
 
 
@@ -114,7 +123,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for key, value in pairs:
         if key in found:
-            raise Refused(f"the key {key[:40]!r} appears twice in one object")
+            raise _refused(N_("the key %(key)r appears twice in one object"), key=key[:40])
         found[key] = value
     return found
 
@@ -137,47 +146,74 @@ def _check_texts(value: Any, where: str) -> None:
 
 def _check_text(text: str, where: str) -> None:
     if "\x00" in text:
-        raise Refused(f"{where} may not contain NUL characters", "bad_field")
+        raise _refused(N_("%(where)s may not contain NUL characters"), "bad_field", where=where)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise Refused(f"{where} holds a lone surrogate (\\ud800-\\udfff)", "bad_field") from None
+        raise _refused(
+            N_("%(where)s holds a lone surrogate (\\ud800-\\udfff)"), "bad_field", where=where
+        ) from None
 
 
 # -- what the model said, in words -------------------------------------------------------------
 
-_PHRASES: dict[type, str] = {
-    dict: "an object",
-    list: "a list",
-    str: "a string",
-    bool: "true or false",
-    int: "an integer",
-    float: "a number",
-    type(None): "null",
+_A_VALUE = Words(N_("a value"))
+_PHRASES: dict[type, Words] = {
+    dict: Words(N_("an object")),
+    list: Words(N_("a list")),
+    str: Words(N_("a string")),
+    bool: Words(N_("true or false")),
+    int: Words(N_("an integer")),
+    float: Words(N_("a number")),
+    type(None): Words("null"),
 }
 _WANTED = {
-    "int_type": "an integer",
-    "int_from_float": "a whole number",
-    "float_type": "a number",
-    "string_type": "a string",
-    "bool_type": "true or false",
-    "list_type": "a list",
-    "dict_type": "an object",
-    "model_type": "an object",
-    "model_attributes_type": "an object",
+    "int_type": Words(N_("an integer")),
+    "int_from_float": Words(N_("a whole number")),
+    "float_type": Words(N_("a number")),
+    "string_type": Words(N_("a string")),
+    "bool_type": Words(N_("true or false")),
+    "list_type": Words(N_("a list")),
+    "dict_type": Words(N_("an object")),
+    "model_type": Words(N_("an object")),
+    "model_attributes_type": Words(N_("an object")),
 }
 _ORDER = [{"kind", *_WANTED}, {"missing", "unknown_field", "union_tag_not_found"}]
 """Which error is told first: a value of the wrong type, then a field missing or unknown,
 then a value out of its range or choices."""
 
 
-def explain(error: ValidationError) -> tuple[str, str]:
-    """One error of ``error`` as a sentence (where, what was read, what is valid), and its
+def _refused(template: str, code: str | None = None, **values: Any) -> Refused:
+    """A refusal whose message is a catalog text: the caller reads it in their language."""
+    return Refused(template, code, values=values)
+
+
+def ngettext(singular: str, plural: str, n: int) -> tuple[str, str, int]:
+    """Marks a counted text for the catalogs (as gettext's ``ngettext``); :func:`_counted`
+    says it."""
+    return singular, plural, n
+
+
+def _counted(text: tuple[str, str, int], code: str, **values: Any) -> Refused:
+    """A refusal with a count (``%(num)s``): each language says it in its plural form. The
+    English singular and plural are one text, as the message always read."""
+    singular, plural, n = text
+    filling = {"num": n, **values}
+
+    def render(translate: Translate, ntranslate: NTranslate | None) -> str:
+        chosen = ntranslate(singular, plural, n) if ntranslate else translate(singular)
+        return chosen % in_words(filling, translate)
+
+    return Refused(singular % filling, code, render=render)
+
+
+def explain(error: ValidationError) -> Refused:
+    """One error of ``error`` as a sentence (where, what was read, what is valid) with its
     code: ``bad_field`` for a wrong type, ``unknown_game``, ``bad_option`` (a game option),
     else ``bad_request``, the codes the service gave these refusals before the gate did."""
     errors = error.errors()
     first = next((e for kinds in _ORDER for e in errors if e["type"] in kinds), errors[0])
-    return _sentence(first), _code(first)
+    return _sentence(first, _code(first))
 
 
 def _code(error: ErrorDetails) -> str:
@@ -197,47 +233,156 @@ def _where(loc: tuple[int | str, ...]) -> str:
             where += f"[{part}]"
         elif not part.startswith("<"):
             where += f".{part}" if where else part
-    return where or "the body"
+    return where or _THE_BODY
 
 
-def _sentence(error: ErrorDetails) -> str:
+_THE_BODY = Words(N_("the body"))
+
+
+def _sentence(error: ErrorDetails, code: str) -> Refused:
     kind, value, ctx = error["type"], error["input"], error.get("ctx") or {}
     loc = error["loc"]
     if loc and isinstance(loc[0], str) and loc[0] in engine.names():
         loc = loc[1:]  # the tag of a body chosen by its game
     where = _where(loc)
     if kind == "missing":
-        return f"{where} is required"
+        return _refused(N_("%(where)s is required"), code, where=where)
     if kind in _WANTED:
-        found = _PHRASES.get(type(value), "a value")
+        found = _PHRASES.get(type(value), _A_VALUE)
         if kind == "int_from_float" or (kind == "int_type" and isinstance(value, float)):
-            return f"{where} must be a whole number, not {value!r}"
-        return f"{where} must be {_WANTED[kind]}, not {found}"
+            return _refused(
+                N_("%(where)s must be a whole number, not %(value)r"),
+                code,
+                where=where,
+                value=value,
+            )
+        return _refused(
+            N_("%(where)s must be %(wanted)s, not %(found)s"),
+            code,
+            where=where,
+            wanted=_WANTED[kind],
+            found=found,
+        )
     if kind in ("literal_error", "enum"):
-        return f"{where} must be one of {_choices(ctx['expected'])}; got {value!r}"
+        return _refused(
+            N_("%(where)s must be one of %(choices)s; got %(value)r"),
+            code,
+            where=where,
+            choices=_choices(ctx["expected"]),
+            value=value,
+        )
     if kind in ("union_tag_invalid", "union_tag_not_found"):
         field = ctx["discriminator"].strip("'")
-        field = field if where == "the body" else f"{where}.{field}"
+        field = field if where == _THE_BODY else f"{where}.{field}"
         known = _choices(ctx.get("expected_tags", ", ".join(engine.names())))
         if kind == "union_tag_not_found":
-            return f"{field} is required: the name of a game, one of {known}"
-        return f"{field} must be the name of a game, one of {known}; got {ctx['tag']}"
+            return _refused(
+                N_("%(field)s is required: the name of a game, one of %(known)s"),
+                code,
+                field=field,
+                known=known,
+            )
+        return _refused(
+            N_("%(field)s must be the name of a game, one of %(known)s; got %(tag)s"),
+            code,
+            field=field,
+            known=known,
+            tag=ctx["tag"],
+        )
     if kind == "string_too_short":
-        return f"{where} must have at least {ctx['min_length']} character(s); got {value!r}"
+        return _counted(
+            ngettext(
+                "%(where)s must have at least %(num)s character(s); got %(value)r",
+                "%(where)s must have at least %(num)s character(s); got %(value)r",
+                ctx["min_length"],
+            ),
+            code,
+            where=where,
+            value=value,
+        )
     if kind == "string_too_long":
-        return f"{where} must have at most {ctx['max_length']} characters; got {len(value)}"
+        return _counted(
+            ngettext(
+                "%(where)s must have at most %(num)s characters; got %(length)s",
+                "%(where)s must have at most %(num)s characters; got %(length)s",
+                ctx["max_length"],
+            ),
+            code,
+            where=where,
+            length=len(value),
+        )
     if kind == "too_short":
-        return f"{where} must hold at least {ctx['min_length']} item(s); got {len(value)}"
+        return _counted(
+            ngettext(
+                "%(where)s must hold at least %(num)s item(s); got %(length)s",
+                "%(where)s must hold at least %(num)s item(s); got %(length)s",
+                ctx["min_length"],
+            ),
+            code,
+            where=where,
+            length=len(value),
+        )
     if kind == "too_long":
-        return f"{where} must hold at most {ctx['max_length']} items; got {len(value)}"
+        return _counted(
+            ngettext(
+                "%(where)s must hold at most %(num)s items; got %(length)s",
+                "%(where)s must hold at most %(num)s items; got %(length)s",
+                ctx["max_length"],
+            ),
+            code,
+            where=where,
+            length=len(value),
+        )
     if kind == "string_pattern_mismatch":
-        wanted = schemas.PATTERNS.get(ctx["pattern"], f"a text matching {ctx['pattern']}")
-        return f"{where} must be {wanted}; got {value[:80]!r}"
+        wanted = schemas.PATTERNS.get(ctx["pattern"])
+        if wanted is None:
+            return _refused(
+                N_("%(where)s must be a text matching %(pattern)s; got %(value)r"),
+                code,
+                where=where,
+                pattern=ctx["pattern"],
+                value=value[:80],
+            )
+        return _refused(
+            N_("%(where)s must be %(wanted)s; got %(value)r"),
+            code,
+            where=where,
+            wanted=Words(wanted),
+            value=value[:80],
+        )
+    if kind == "range":
+        ends = (
+            N_("%(where)s must be %(kind)s above %(low)s and at most %(high)s")
+            if ctx["above"]
+            else N_("%(where)s must be %(kind)s from %(low)s to %(high)s")
+        )
+        return _refused(
+            ends, code, where=where, kind=Words(ctx["kind"]), low=ctx["low"], high=ctx["high"]
+        )
+    if kind == "duplicate":
+        return _refused(
+            N_("%(where)s lists %(item)s twice (items %(first)s and %(index)s); give each once"),
+            code,
+            where=where,
+            **ctx,
+        )
+    if kind == "unknown_field":
+        return _refused(
+            N_("%(where)s has no field %(field)s; fields are %(fields)s"), code, where=where, **ctx
+        )
+    if kind == "date_time":
+        return _refused(
+            N_("%(where)s must be a date and time this service can hold; got %(value)s"),
+            code,
+            where=where,
+            **ctx,
+        )
     if kind == "rule":
-        return str(error["msg"])
+        return Refused(str(error["msg"]), code)
     if kind == "kind":
-        return f"{where} {error['msg']}, not {_PHRASES.get(type(value), 'a value')}"
-    return f"{where} {error['msg']}"
+        found = _PHRASES.get(type(value), _A_VALUE)
+        return Refused(f"{where} {error['msg']}, not {found}", code)
+    return Refused(f"{where} {error['msg']}", code)
 
 
 def _choices(expected: str) -> str:

@@ -40,7 +40,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 import engine
-from service.i18n import LANGUAGES
+from service.i18n import LANGUAGES, N_
 from service.models import BOARD_TEXT, NOTIFY, OWN_COPY, ROLES
 from service.players import EMAIL_PATTERN
 
@@ -65,12 +65,12 @@ DATE_TIME = (
     r"([Zz]|[+-][0-9]{2}:[0-9]{2})$"
 )
 PATTERNS = {
-    NO_NUL: "a text without NUL characters",
-    NOT_BLANK: "a text that is not blank (and has no NUL characters)",
-    TRIMMED: "a text with no spaces at either end (and no NUL characters)",
-    EMAIL: "an e-mail address such as ada@example.org (ASCII letters, digits, punctuation)",
-    RESULT: "1-0, 0-1, 1/2-1/2, draw, or places such as 1-3-2",
-    DATE_TIME: "an ISO 8601 date and time with a time zone, e.g. 2030-01-31T12:00:00Z",
+    NO_NUL: N_("a text without NUL characters"),
+    NOT_BLANK: N_("a text that is not blank (and has no NUL characters)"),
+    TRIMMED: N_("a text with no spaces at either end (and no NUL characters)"),
+    EMAIL: N_("an e-mail address such as ada@example.org (ASCII letters, digits, punctuation)"),
+    RESULT: N_("1-0, 0-1, 1/2-1/2, draw, or places such as 1-3-2"),
+    DATE_TIME: N_("an ISO 8601 date and time with a time zone, e.g. 2030-01-31T12:00:00Z"),
 }
 """How an error message says what a pattern wants (``service.api.gate``)."""
 
@@ -103,7 +103,9 @@ def _ranged(kind: str, low: float, high: float, above: bool) -> WrapValidator:
             if error.errors()[0]["type"] not in RANGE_ERRORS:
                 raise
             raise PydanticCustomError(
-                "range", "must be {kind} {ends}", {"kind": kind, "ends": ends}
+                "range",
+                "must be {kind} {ends}",
+                {"kind": kind, "ends": ends, "low": _n(low), "high": _n(high), "above": above},
             ) from None
 
     return WrapValidator(check)
@@ -120,7 +122,7 @@ def whole(low: int, high: int = MAX_INTEGER, description: str = "") -> Any:
     return Annotated[
         int,
         Field(ge=low, le=high, description=description or None),
-        _ranged("a whole number", low, high, False),
+        _ranged(N_("a whole number"), low, high, False),
     ]
 
 
@@ -133,7 +135,7 @@ def number(low: float, high: float, above: bool = False, description: str = "") 
             le=high,
             description=description or None,
         ),
-        _ranged("a number", low, high, above),
+        _ranged(N_("a number"), low, high, above),
     ]
 
 

@@ -14,6 +14,7 @@ from service import conditional, games, i18n, openapi, players
 from service.api import gate
 from service.db import Database
 from service.errors import BadRequest, Unauthorized
+from service.i18n import N_
 from service.leagues import ownership, ratings
 from service.models import Player
 
@@ -32,13 +33,14 @@ def caller(session: Session, required: bool = True) -> Player | None:
     header = request.headers.get("Authorization", "")
     if not header:
         if required:
-            raise Unauthorized("send your API token as 'Authorization: Bearer <token>'")
+            raise Unauthorized(N_("send your API token as 'Authorization: Bearer <token>'"))
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("the Authorization header must read 'Bearer <token>'")
+        raise Unauthorized(N_("the Authorization header must read 'Bearer <token>'"))
     player = players.authenticate(session, token.strip())
-    g.caller_locale = i18n.locale_for(player)  # the language of this request's errors
+    # the language of this request's refusals: the player's, else the browser's
+    g.caller_locale = i18n.supported(player.language) or i18n.best_of(request.accept_languages)
     return player
 
 
@@ -52,7 +54,9 @@ def body() -> dict[str, Any]:
     """The request's JSON object, as the gate (``service.api.gate``) read and checked it."""
     data = g.get("json_body")
     if not isinstance(data, dict):
-        raise BadRequest("the request body must be a JSON object (Content-Type: application/json)")
+        raise BadRequest(
+            N_("the request body must be a JSON object (Content-Type: application/json)")
+        )
     return data
 
 
@@ -75,7 +79,7 @@ def read_json_body() -> None:
         return
     route = gate.route_for(request.method, request.url_rule.rule)
     if route is not None and route.auth == "yes" and not request.headers.get("Authorization"):
-        raise Unauthorized("send your API token as 'Authorization: Bearer <token>'")
+        raise Unauthorized(N_("send your API token as 'Authorization: Bearer <token>'"))
     raw = read_body()
     if raw.strip():
         g.json_body = gate.read(raw, gate.model_for(request.method, request.url_rule.rule))
@@ -83,7 +87,7 @@ def read_json_body() -> None:
 
 def valid_id(value: int) -> int:
     if not 1 <= value <= MAX_ID:
-        raise BadRequest(f"{value} is not an id")
+        raise BadRequest(N_("%(value)s is not an id"), values={"value": value})
     return value
 
 

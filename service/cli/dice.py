@@ -9,6 +9,7 @@ from typing import IO
 import click
 
 from engine.dice import RecordError, verify
+from service import i18n
 
 
 @click.group("dice")
@@ -18,20 +19,28 @@ def dice_group() -> None:
 
 @dice_group.command("verify")
 @click.argument("record", type=click.File("r", encoding="utf-8"))
-def verify_command(record: IO[str]) -> None:
+@click.option(
+    "--language",
+    type=click.Choice(i18n.LANGUAGES),
+    default=i18n.DEFAULT,
+    show_default=True,
+    help="The language to print the report in.",
+)
+def verify_command(record: IO[str], language: str) -> None:
     """Recompute every roll of RECORD (a JSON file, or - for stdin) from its seed.
 
     Exit status: 0 when every roll matches, 1 on a mismatch, 2 when RECORD cannot be read or
     its seed is not revealed yet.
     """
+    translate, ntranslate = i18n.translators(language)
     try:
         report = verify(json.load(record))
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         click.echo(f"error: {record.name} is not a JSON dice record: {error}", err=True)
         sys.exit(2)
     except RecordError as error:
-        click.echo(f"error: {error}", err=True)
+        click.echo(f"error: {error.render(translate, ntranslate)}", err=True)
         sys.exit(2)
-    for line in report.lines():
+    for line in report.lines(translate):
         click.echo(line)
     sys.exit(0 if report.ok else 1)

@@ -8,6 +8,7 @@ from typing import IO
 
 import click
 
+from service import i18n
 from service.chain import ChainError, verify
 
 
@@ -19,7 +20,14 @@ def record_group() -> None:
 @record_group.command("verify")
 @click.argument("record", type=click.File("r", encoding="utf-8"))
 @click.option("--quiet", "-q", is_flag=True, help="Print the summary line only.")
-def verify_command(record: IO[str], quiet: bool) -> None:
+@click.option(
+    "--language",
+    type=click.Choice(i18n.LANGUAGES),
+    default=i18n.DEFAULT,
+    show_default=True,
+    help="The language to print the report in.",
+)
+def verify_command(record: IO[str], quiet: bool, language: str) -> None:
     """Replay RECORD (the JSON of GET /games/ID/record, or - for stdin) link by link.
 
     Exit status: 0 when every link matches, 1 naming the first link that does not, 2 when
@@ -33,7 +41,8 @@ def verify_command(record: IO[str], quiet: bool) -> None:
     except ChainError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(2)
-    for line in [] if quiet else report.lines:
+    lines, summary = report.in_language(language)
+    for line in [] if quiet else lines:
         click.echo(line)
-    click.echo(report.summary())
+    click.echo(summary)
     sys.exit(0 if report.ok else 1)

@@ -78,6 +78,7 @@ from service.games.queries import (
     to_json,
 )
 from service.games.stepping import roll_due
+from service.i18n import N_
 from service.models import APPLIED, Game, Player, Seat, utcnow
 
 __all__ = [
@@ -184,7 +185,7 @@ def create(
     if len(set(seat_ids)) != len(seat_ids):
         raise BadRequest("a player may take only one seat in a game")
     if actor.id not in seat_ids and not actor.has_role("td", "admin"):
-        raise Forbidden("players create games they play in; directors create any game")
+        raise Forbidden(N_("players create games they play in; directors create any game"))
     try:
         rules = engine.new_game(name, {str(k): str(v) for k, v in options.items()}, len(seat_ids))
     except EngineError as error:
@@ -194,7 +195,7 @@ def create(
     players = [session.get(Player, pid) for pid in seat_ids]
     missing = [pid for pid, player in zip(seat_ids, players, strict=True) if player is None]
     if missing:
-        raise NotFound(f"there is no player {missing[0]}")
+        raise NotFound(N_("there is no player %(id)s"), values={"id": missing[0]})
     bank = control["bank"]["initial_days"] * 86400 if control["bank"] else None
     game = Game(
         name=rules.name,
@@ -225,7 +226,7 @@ def _start_state(rules: engine.Game, actor: Player, given: Any, allowed: bool) -
     if given is None:
         return None
     if not allowed and not actor.has_role("td", "admin"):
-        raise Forbidden("only tournament directors and admins start games from a position")
+        raise Forbidden(N_("only tournament directors and admins start games from a position"))
     return read_start_position(rules, given)
 
 
@@ -354,7 +355,7 @@ def set_deadline(session: Session, game_id: int, actor: Player, deadline: Any) -
     Which directors may direct this game (the league's) the caller checks first:
     ``service.leagues.ownership.check_game``; leagues build on this module, not under it."""
     if not actor.has_role("td", "admin"):
-        raise Forbidden("only tournament directors and admins set deadlines")
+        raise Forbidden(N_("only tournament directors and admins set deadlines"))
     if not isinstance(deadline, str):
         raise BadRequest("deadline must be an ISO 8601 date and time, e.g. 2030-01-31T12:00:00Z")
     try:

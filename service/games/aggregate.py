@@ -110,7 +110,10 @@ def seat_of(game: Game, player: Player | None) -> int | None:
 def seated(game: Game, player: Player) -> int:
     seat = seat_of(game, player)
     if seat is None:
-        raise Forbidden(f"{player.name} does not play in game {game.id}")
+        raise Forbidden(
+            N_("%(name)s does not play in game %(game)s"),
+            values={"name": player.name, "game": game.id},
+        )
     return seat
 
 
@@ -149,7 +152,7 @@ def lock_row(session: Session, game_id: int) -> Game:
         select(Game.id).where(Game.id == game_id).with_for_update(key_share=True, of=Game)
     )
     if locked is None:
-        raise NotFound(f"there is no game {game_id}")
+        raise NotFound(N_("there is no game %(id)s"), values={"id": game_id})
     row = session.execute(_reading(game_id)).unique().one()
     game: Game = row.Game
     work = work_of(session)

@@ -29,6 +29,7 @@ from service.games.aggregate import (
     seated,
     state_of,
 )
+from service.i18n import N_
 from service.models import (
     APPLIED,
     Game,
@@ -48,7 +49,7 @@ ACTIVE, FINISHED = GameStatus.ACTIVE, GameStatus.FINISHED
 def get(session: Session, game_id: int) -> Game:
     game = session.get(Game, game_id)
     if game is None:
-        raise NotFound(f"there is no game {game_id}")
+        raise NotFound(N_("there is no game %(id)s"), values={"id": game_id})
     return game
 
 
@@ -310,7 +311,7 @@ def list_for(session: Session, player: Player, which: str) -> list[dict[str, Any
     query = select(Game).order_by(Game.id)
     if which == "all":
         if not player.has_role("td", "admin"):
-            raise Forbidden("only tournament directors and admins list every game")
+            raise Forbidden(N_("only tournament directors and admins list every game"))
     else:
         query = query.join(Seat).where(Seat.player_id == player.id)
     if which == "finished":
