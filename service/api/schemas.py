@@ -841,6 +841,9 @@ class GameSummary(Response):
     status_line: str
     result: dict[str, Any] | None
     commitment: str | None = Field(description="dice games: the hash of the secret seed")
+    urgent: bool | None = Field(
+        None, description="filter=waiting only: under 24 hours left to move (else absent)"
+    )
 
 
 class Game(GameSummary):
