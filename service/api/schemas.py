@@ -310,6 +310,10 @@ class ConditionalIn(Request):
     text: not_blank(20000, "lines 'if <their move> then <yours>'")
 
 
+class NoteIn(Request):
+    text: text(2000, "the note, for its author alone; empty clears it")
+
+
 class TurnIn(Request):
     turn: Turn
 
@@ -880,6 +884,11 @@ class Conditional(Response):
 
 class ConditionalOut(Response):
     conditional: Conditional | None = Field(description="none set: null")
+
+
+class NoteOut(Response):
+    game_id: int
+    note: str | None = Field(description="the caller's private note; none: null")
 
 
 class Record(Response):
