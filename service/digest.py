@@ -29,6 +29,9 @@ from service.mail.addresses import make_reply_address
 from service.models import Game, Outbox, Player, Turn
 from service.tasks import Task
 
+URGENT = timedelta(hours=24)
+"""A game waiting for the reader with less time left than this is flagged (as AbstractPlay does)."""
+
 EVENTS_SLACK = timedelta(minutes=10)
 """A turn's resolution is stamped a moment before the mail about it: look back this far."""
 
@@ -85,7 +88,13 @@ def send(session: Session, player_id: int, now: datetime) -> Outbox | None:
             enqueue(session, Task.SEND, row.id)
         return None
     key = _key(player, morning(now, player.time_zone, settings.digest_hour))
-    context = {"date": now, "games": _games(session, settings, player, held)}
+    games = _games(session, settings, player, held, now)
+    waiting = [entry for entry in games if entry["urgency"] is not None]
+    context = {
+        "date": now,
+        "games": games,
+        "next_game_url": (waiting[0]["play_url"] or waiting[0]["game_url"]) if waiting else None,
+    }
     digest = notify.queue_mail(
         session, kind="digest", to=player, game=None, context=context, key=key, now=now
     )
@@ -99,8 +108,10 @@ def _key(player: Player, start: datetime) -> str:
 
 
 def _games(
-    session: Session, settings: Settings, player: Player, held: Sequence[Outbox]
+    session: Session, settings: Settings, player: Player, held: Sequence[Outbox], now: datetime
 ) -> list[dict[str, Any]]:
+    """One entry per game, most urgent first: those waiting for the reader, least time left
+    first (no deadline last), then the others by game number."""
     since: dict[int, datetime] = {}
     for row in held:
         if row.game_id is not None and row.game_id not in since:
@@ -119,5 +130,26 @@ def _games(
         entry["reply_to"] = make_reply_address(
             settings.secret(), settings.mail_domain, game.id, player.id, game.turn
         )
+        view = entry["view"]
+        waits = view["viewer"] in view["to_act"] and view["viewer"] not in view["submitted"]
+        entry["urgency"] = _urgency(entry["deadline"], now) if waits else None
+        entry["urgent"] = entry["urgency"] == "urgent"
         entries.append(entry)
+    entries.sort(key=lambda entry: _most_urgent_first(entry))
     return entries
+
+
+def _urgency(deadline: datetime | None, now: datetime) -> str:
+    """``urgent`` (under :data:`URGENT` left), ``due`` (a deadline further off), ``open``."""
+    if deadline is None:
+        return "open"
+    return "urgent" if deadline - now < URGENT else "due"
+
+
+def _most_urgent_first(entry: dict[str, Any]) -> tuple[int, float, int]:
+    if entry["urgency"] is None:
+        return (2, 0.0, entry["game_id"])
+    deadline = entry["deadline"]
+    if deadline is None:
+        return (1, 0.0, entry["game_id"])
+    return (0, deadline.timestamp(), entry["game_id"])

@@ -301,6 +301,20 @@ class ChainLink(Base):
     hash: Mapped[str] = mapped_column(String(64))
 
 
+class GameNote(Base):
+    """A player's private note on a game (``service/notes.py``, issue 25, 2): shown to its
+    author alone, and no game state: no event, record, chain link or log entry carries it."""
+
+    __tablename__ = "game_notes"
+    __table_args__ = (UniqueConstraint("game_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    text: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class ConditionalMove(Base):
     """A seat's standing answers to moves not yet played (``service/conditional.py``);
     visible to its author only."""

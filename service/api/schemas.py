@@ -312,6 +312,10 @@ class ConditionalIn(Request):
     text: not_blank(20000, "lines 'if <their move> then <yours>'")
 
 
+class NoteIn(Request):
+    text: text(2000, "the note, for its author alone; empty clears it")
+
+
 class TurnIn(Request):
     turn: Turn
 
@@ -843,6 +847,9 @@ class GameSummary(Response):
     status_line: str
     result: dict[str, Any] | None
     commitment: str | None = Field(description="dice games: the hash of the secret seed")
+    urgent: bool | None = Field(
+        None, description="filter=waiting only: under 24 hours left to move (else absent)"
+    )
 
 
 class Game(GameSummary):
@@ -879,6 +886,11 @@ class Conditional(Response):
 
 class ConditionalOut(Response):
     conditional: Conditional | None = Field(description="none set: null")
+
+
+class NoteOut(Response):
+    game_id: int
+    note: str | None = Field(description="the caller's private note; none: null")
 
 
 class Record(Response):

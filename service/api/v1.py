@@ -10,7 +10,7 @@ from flask import Blueprint, Response, current_app, g, request
 from sqlalchemy.orm import Session
 from werkzeug.exceptions import HTTPException
 
-from service import conditional, games, i18n, openapi, players
+from service import conditional, games, i18n, notes, openapi, players
 from service.api import gate
 from service.db import Database
 from service.errors import BadRequest, Unauthorized
@@ -263,6 +263,21 @@ def set_conditional(gid: int) -> Any:
 def withdraw_conditional(gid: int) -> Any:
     with transaction() as session:
         return conditional.withdraw(session, valid_id(gid), me(session))
+
+
+@blueprint.get("/games/<int:gid>/note")
+def own_note(gid: int) -> Any:
+    with transaction() as session:
+        return notes.to_json(session, games.get(session, valid_id(gid)), me(session))
+
+
+@blueprint.put("/games/<int:gid>/note")
+def set_note(gid: int) -> Any:
+    with transaction() as session:
+        viewer, data = me(session), body()
+        game = games.get(session, valid_id(gid))
+        notes.set_note(session, game, viewer, data.get("text", ""))
+        return notes.to_json(session, game, viewer)
 
 
 @blueprint.post("/games/<int:gid>/preview")

@@ -41,7 +41,11 @@ from service.models import (
     Seat,
     Step,
     Turn,
+    utcnow,
 )
+
+URGENT = timedelta(hours=24)
+"""A game waiting for its reader with less time left than this is flagged (as AbstractPlay does)."""
 
 ACTIVE, FINISHED = GameStatus.ACTIVE, GameStatus.FINISHED
 
@@ -304,8 +308,10 @@ def summary(
 
 
 def list_for(session: Session, player: Player, which: str) -> list[dict[str, Any]]:
-    """``mine`` (all my games), ``waiting`` (owing a move or orders), ``finished``, ``all``."""
+    """``mine`` (all my games), ``waiting`` (owing a move or orders; least time left first,
+    each ``urgent`` under 24 hours), ``finished``, ``all``."""
     kinds = ("mine", "waiting", "finished", "active", "all")
+    now = utcnow()
     if which not in kinds:
         raise BadRequest(f"filter must be one of {', '.join(kinds)}")
     query = select(Game).order_by(Game.id)
@@ -322,9 +328,16 @@ def list_for(session: Session, player: Player, which: str) -> list[dict[str, Any
     for game in session.scalars(query):
         item = summary(session, game, player)
         seat = item["you"]
-        if which == "waiting" and (seat not in item["to_act"] or seat in item["submitted"]):
-            continue
+        if which == "waiting":
+            if seat not in item["to_act"] or seat in item["submitted"]:
+                continue
+            deadline = item["deadline"]
+            left = None if deadline is None else datetime.fromisoformat(deadline) - now
+            item["urgent"] = left is not None and left < URGENT
         games.append(item)
+    if which == "waiting":
+        # least time left first, as the digest orders them; no deadline last
+        games.sort(key=lambda item: (item["deadline"] is None, item["deadline"] or "", item["id"]))
     return games
 
 
