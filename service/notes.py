@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.errors import BadRequest, Forbidden
+from service.i18n import N_
 from service.models import Game, GameNote, Player, utcnow
 
 MAX_LENGTH = 2000
@@ -26,11 +27,13 @@ def get(session: Session, game: Game, player: Player | None) -> str | None:
 def set_note(session: Session, game: Game, player: Player, text: str) -> str | None:
     """Replace the player's note (blank text clears it); a player of the game only."""
     if not any(seat.player_id == player.id for seat in game.seats):
-        raise Forbidden("only the players of a game keep notes on it")
+        raise Forbidden(N_("only the players of a game keep notes on it"))
     text = text.strip()
     if len(text) > MAX_LENGTH:
         raise BadRequest(
-            f"a note is at most {MAX_LENGTH} characters; this one has {len(text)}", "too_long"
+            N_("a note is at most %(most)s characters; this one has %(length)s"),
+            "too_long",
+            values={"most": MAX_LENGTH, "length": len(text)},
         )
     row = _row(session, game, player)
     if not text:
