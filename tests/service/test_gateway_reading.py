@@ -107,8 +107,8 @@ def test_sealed_orders_over_two_lines_are_received_with_what_was_ignored(
     row = send(database, reply(mail_to(database, ALICE, game_id), ALICE, typed, shape="phone"))
     assert row.status == "processed", row.result
     answer = text_of(mail_to(database, ALICE, game_id))
-    assert "We have your sealed orders" in answer
-    # "Bonjour" made French the player's language (issue 24): what was done is said in French
+    # "Bonjour" made French the player's language (issue 24): the whole answer is in French
+    assert "Nous avons vos ordres secrets pour le tour 1" in answer
     assert "ordres 01234567 reçus" in answer
     ignored = "Ignoré : 'Bonjour,' (une salutation), 'Mes ordres :' (une étiquette), 'Merci !'"
     assert ignored in " ".join(answer.split())
