@@ -195,6 +195,22 @@ def format_datetime(
     return dates.format_datetime(aware, form, tzinfo=tz, locale=_babel(locale))
 
 
+def format_moment(moment: datetime, locale: str, zone: str | None = None) -> str:
+    """``Sat 1 Mar 2025, 18:00 CET (Europe/Paris)``, ``Sa., 1. März 2025, 18:00 MEZ
+    (Europe/Paris)``: a deadline as mails and pages show it, to the minute, with the
+    weekday, in ``zone`` (naive means UTC)."""
+    zone = zone or "UTC"
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=ZoneInfo("UTC"))
+    local = aware.astimezone(ZoneInfo(zone))
+    name = local.tzname() or zone
+    where = "" if name == zone else f" ({zone})"
+    if locale == DEFAULT:
+        return f"{local:%a} {local.day} {local:%b %Y, %H:%M} {name}{where}"
+    # the locale's own order and words for weekday, day, month and year; a 24-hour clock
+    day = Locale.parse(_babel(locale)).datetime_skeletons["yMMMEd"].pattern
+    return f"{format_datetime(aware, locale, zone, day + ', HH:mm')} {name}{where}"
+
+
 def format_date(day: date, locale: str, form: str = "medium") -> str:
     return dates.format_date(day, form, locale=_babel(locale))
 
@@ -249,7 +265,10 @@ def install(environment: Environment) -> Environment:
         _template_gettext, _template_ngettext, newstyle=True
     )
     environment.globals.update(
-        format_datetime=_template_datetime, format_date=_template_date, format_decimal=_decimal
+        format_datetime=_template_datetime,
+        format_date=_template_date,
+        format_decimal=_decimal,
+        format_moment=_template_moment,
     )
     return environment
 
@@ -259,6 +278,12 @@ def _template_datetime(
     context: Context, moment: datetime, zone: str | None = None, form: str = "medium"
 ) -> str:
     return format_datetime(moment, _locale_of(context), zone, form)
+
+
+@pass_context
+def _template_moment(context: Context, iso: str, zone: str | None = None) -> str:
+    """A stored ISO time (a game's ``deadline``) as :func:`format_moment` writes it."""
+    return format_moment(datetime.fromisoformat(iso), _locale_of(context), zone)
 
 
 @pass_context

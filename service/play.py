@@ -117,6 +117,7 @@ def page_context(
         "seat": seat,
         "seat_name": view["seat_names"][seat],
         "turn": found.turn,
+        "zone": player.time_zone,
         "live": live,
         "owes": owes,
         "sealed": state.simultaneous,

@@ -96,9 +96,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from babel import Locale
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
 from markupsafe import Markup, escape
 
@@ -309,15 +307,7 @@ def when(moment: datetime, zone: str) -> str:
     """``Sat 1 Mar 2025, 18:00 CET (Europe/Paris)``: an aware datetime in the reader's zone."""
     if moment.tzinfo is None:
         raise ValueError(f"a mail shows aware datetimes only, got {moment.isoformat()}")
-    local = moment.astimezone(ZoneInfo(zone))
-    name = local.tzname() or zone
-    where = "" if name == zone else f" ({zone})"
-    locale = i18n.current()
-    if locale == i18n.DEFAULT:
-        return f"{local:%a} {local.day} {local:%b %Y, %H:%M} {name}{where}"
-    # the locale's own order and words for weekday, day, month and year; a 24-hour clock
-    day = Locale.parse(locale).datetime_skeletons["yMMMEd"].pattern
-    return f"{i18n.format_datetime(moment, locale, zone, day + ', HH:mm')} {name}{where}"
+    return i18n.format_moment(moment, i18n.current(), zone)
 
 
 def duration(hours: float) -> str:
