@@ -871,10 +871,11 @@ class _Handling:
                 return _Done(command, True, text, headline=say(N_("Note cleared")), shown=shown)
             size = len(command.argument.strip())
             text = f"note saved ({size} characters), seen by you alone"
-            shown = say(
-                N_("your private note on this game is saved (%(count)s characters), seen by you alone"),
-                count=size,
-            )
+            shown = i18n.translations(locale).ungettext(
+                "your private note on this game is saved (%(num)s character), seen by you alone",
+                "your private note on this game is saved (%(num)s characters), seen by you alone",
+                size,
+            ) % {"num": size}
             return _Done(command, True, text, headline=say(N_("Note saved")), shown=shown)
         if kind is Kind.LANGUAGE:
             text, headline = language.choose(player, command.argument, self.reply.text)

@@ -161,10 +161,12 @@ def test_the_receipt_and_the_refusal_are_in_the_authors_language(
     alice.ok("PATCH", "/players/me", {"language": "de"})
     game_id = start(alice, bob, "countdown", {"pile": "15"})
     send(database, reply(latest(database, ALICE, game_id), ALICE, "notiz Plan B"))
-    said = i18n.gettext(
+    said = i18n.ngettext(
         "de",
-        "your private note on this game is saved (%(count)s characters), seen by you alone",
-        count=6,
+        "your private note on this game is saved (%(num)s character), seen by you alone",
+        "your private note on this game is saved (%(num)s characters), seen by you alone",
+        6,
+        num=6,
     )
     assert said != "your private note on this game is saved (6 characters), seen by you alone"
     assert said in text_of(latest(database, ALICE, game_id))
