@@ -89,9 +89,7 @@ def _post(session: Session, token: str, found: PlayToken, game: Game, player: Pl
     return redirect(url_for("play.play_page", token=token, done="sent"), code=303)
 
 
-def _save_note(
-    session: Session, token: str, found: PlayToken, game: Game, player: Player
-) -> Any:
+def _save_note(session: Session, token: str, found: PlayToken, game: Game, player: Player) -> Any:
     """The notes box (issue 25, 2): replace the player's private note, or clear it when
     empty; a refused note (too long) is shown again as typed, with why."""
     typed = request.form.get("note", "").replace("\r\n", "\n")

@@ -91,7 +91,9 @@ def test_a_reply_plays_its_move_and_saves_its_note_for_each_seat_alone(
         first = reply(latest(database, ALICE, game_id), ALICE, f"take 2\nnote {SECRET[ALICE]}")
         row = send(database, first)
         assert row.status == "processed", row.result
-        assert turn_of(database, game_id) == 2 and note_of(database, game_id, alice) == SECRET[ALICE]
+        assert (
+            turn_of(database, game_id) == 2 and note_of(database, game_id, alice) == SECRET[ALICE]
+        )
         # Bob in German words, from another client; his note's "take 2" is no move of his.
         typed = f"Notiz: {SECRET[BOB]}\n\ntake 1"
         row = send(database, reply(latest(database, BOB, game_id), BOB, typed, shape="gmail"))
