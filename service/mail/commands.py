@@ -20,7 +20,10 @@ trailing ``. ! ? , ; :`` are ignored, so ``Resign.``, ``draw?`` and ``Help!`` wo
    it); ``vacation on`` / ``vacation off``; ``preview <move>``; ``language <code>``
    (``language de``, ``Sprache de``, ``langue fr``...: the language we write to the player in,
    ``service/i18n.py``; the code or name is checked where it is done); and a few natural variants
-   listed in ``_COMMAND_PHRASES`` (``I resign``, ``offer a draw``, ``no draw``...). The same
+   listed in ``_COMMAND_PHRASES`` (``I resign``, ``offer a draw``, ``no draw``...). And
+   ``note <text>`` / ``note -`` (``read_note``; ``notiz``, ``nota``, ``заметка``...): the
+   player's private note on the game (issue 25, 2), which ``reading.take_note`` takes out of
+   a reply, with the lines right below it, before anything else is read. The same
    commands in the eight other languages (``phrases.COMMAND_PHRASES``: ``aufgeben``, ``ich
    gebe auf``, ``remis``, ``nulle``, ``tablas``, ``patta``, ``сдаюсь``, ``Vorschau a1-a3``...),
    whole lines too, whatever the player's language; a resignation in any of them is doubted
