@@ -60,7 +60,7 @@ from service.mail.calendar import deadline_event
 from service.mail.links import settings_token
 from service.mail.play_links import play_token
 from service.mail.render import KINDS, duration, render_email, render_subject, status_in
-from service.models import Game, Order, OrderStatus, Outbox, Player, Turn, utcnow
+from service.models import Game, GameNote, Order, OrderStatus, Outbox, Player, Turn, utcnow
 from service.reader import drawn_view, forfeit_lines, scene_of, seen_by
 from service.tasks import Task
 
@@ -329,6 +329,8 @@ def render(
         }
 
     values = values_of(kind, context)
+    if kind in NOTED and player is not None and row.game_id is not None:
+        values["private_note"] = _private_note(session, player, row.game_id, row.to_address)
     if row.report is not None:
         values["report"] = row.report
     news = []
@@ -351,6 +353,38 @@ def render(
     body = outbound.build(envelope, rendered, attachments).as_string()
     row.subject, row.body = rendered.subject[:200], body  # both or, on a failure, neither
     return row
+
+
+NOTED = frozenset(
+    {
+        "your_turn",
+        "opponent_moved",
+        "turn_resolved",
+        "default_orders",
+        "game_started",
+        "game_over",
+        "reminder",
+        "draw_news",
+        "orders_received",
+        "reply_receipt",
+        "error_reply",
+        "help",
+        "confirm_reply",
+        "confirm_resign",
+    }
+)
+"""The one-game mails that show the board, and under it the reader's own private note on
+the game (issue 25, 2): read for the mail's player alone, at its first render."""
+
+
+def _private_note(session: Session, player: Player, game_id: int, to: str) -> str | None:
+    """The note of ``player`` on the game, for a mail to one of their own addresses only."""
+    if to.lower() not in {email.address.lower() for email in player.emails}:
+        return None
+    row = session.scalar(
+        select(GameNote).where(GameNote.game_id == game_id, GameNote.player_id == player.id)
+    )
+    return row.text if row is not None else None
 
 
 def rendered(session: Session, row: Outbox) -> Outbox:

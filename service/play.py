@@ -26,7 +26,7 @@ from markupsafe import Markup
 from sqlalchemy.orm import Session
 
 from engine import State
-from service import games, i18n, notify, reader
+from service import games, i18n, notes, notify, reader
 from service.errors import ServiceError
 from service.i18n import N_
 from service.mail.boards import flip_grid, should_flip
@@ -65,6 +65,8 @@ def play_page(token: str) -> Any:
 
 
 def _post(session: Session, token: str, found: PlayToken, game: Game, player: Player) -> Any:
+    if request.form.get("do") == "note":
+        return _save_note(session, token, found, game, player)
     text = request.form.get("move", "")
     if request.form.get("do") == "preview":
         try:
@@ -87,6 +89,21 @@ def _post(session: Session, token: str, found: PlayToken, game: Game, player: Pl
     return redirect(url_for("play.play_page", token=token, done="sent"), code=303)
 
 
+def _save_note(session: Session, token: str, found: PlayToken, game: Game, player: Player) -> Any:
+    """The notes box (issue 25, 2): replace the player's private note, or clear it when
+    empty; a refused note (too long) is shown again as typed, with why."""
+    typed = request.form.get("note", "").replace("\r\n", "\n")
+    try:
+        with session.begin_nested():
+            saved = notes.set_note(session, game, player, typed)
+    except ServiceError as error:
+        context = page_context(session, found, game, player, "", note_typed=typed)
+        context["note_error"] = error.localized(context["locale"])
+        return render_template("play.html", **context), error.status
+    done = "note" if saved is not None else "note-cleared"
+    return redirect(url_for("play.play_page", token=token, done=done, _anchor="notes"), code=303)
+
+
 def page_context(
     session: Session,
     found: PlayToken,
@@ -96,6 +113,7 @@ def page_context(
     typed: str = "",
     error: ServiceError | None = None,
     preview: dict[str, Any] | None = None,
+    note_typed: str | None = None,
 ) -> dict[str, Any]:
     """The play page's context, in ``player``'s language (else the browser's)."""
     locale = page_locale(player)
@@ -142,6 +160,10 @@ def page_context(
         "preview": preview,
         "preview_grid": _from_side(preview["view"]["grid"], turned) if preview else None,
         "game_url": url_for("web.game_page", gid=str(game.id)),
+        # The player's own private note (issue 25, 2): this page is theirs alone.
+        "note": notes.get(session, game, player) if note_typed is None else note_typed,
+        "note_max": notes.MAX_LENGTH,
+        "note_error": None,
     }
 
 

@@ -20,7 +20,10 @@ trailing ``. ! ? , ; :`` are ignored, so ``Resign.``, ``draw?`` and ``Help!`` wo
    it); ``vacation on`` / ``vacation off``; ``preview <move>``; ``language <code>``
    (``language de``, ``Sprache de``, ``langue fr``...: the language we write to the player in,
    ``service/i18n.py``; the code or name is checked where it is done); and a few natural variants
-   listed in ``_COMMAND_PHRASES`` (``I resign``, ``offer a draw``, ``no draw``...). The same
+   listed in ``_COMMAND_PHRASES`` (``I resign``, ``offer a draw``, ``no draw``...). And
+   ``note <text>`` / ``note -`` (``read_note``; ``notiz``, ``nota``, ``заметка``...): the
+   player's private note on the game (issue 25, 2), which ``reading.take_note`` takes out of
+   a reply, with the lines right below it, before anything else is read. The same
    commands in the eight other languages (``phrases.COMMAND_PHRASES``: ``aufgeben``, ``ich
    gebe auf``, ``remis``, ``nulle``, ``tablas``, ``patta``, ``сдаюсь``, ``Vorschau a1-a3``...),
    whole lines too, whatever the player's language; a resignation in any of them is doubted
@@ -80,6 +83,7 @@ __all__ = [
     "read_command",
     "read_command_in_prose",
     "read_commands",
+    "read_note",
     "resignation_doubt",
     "take_conditionals",
 ]
@@ -107,6 +111,10 @@ class Kind(StrEnum):
     """``argument`` ``on``: do not resolve my sealed turn before the deadline; ``off`` undoes."""
     VACATION = "vacation"
     """``argument`` ``on`` or ``off``."""
+    NOTE = "note"
+    """Replace the player's private note on the game with ``argument`` (issue 25, 2);
+    an empty ``argument`` (``note -``) clears it. ``line`` holds the command word only, so
+    no report, log or stored result ever quotes the note."""
     LANGUAGE = "language"
     """Write to me in the language ``argument`` names (a code or a name, as typed)."""
     CONFIRM = "confirm"
@@ -194,7 +202,7 @@ def _every_phrase() -> dict[str, tuple[Kind, str]]:
     }
     for language, table in COMMAND_PHRASES.items():
         for english, phrases in table.items():
-            if english == "preview":
+            if english in ("preview", "note"):
                 continue
             for phrase in phrases:
                 meant = _MEANS[english]
@@ -267,6 +275,15 @@ _PREVIEW_WORDS = sorted(
     key=len,
     reverse=True,
 )
+_NOTE_WORDS = sorted(
+    {"note", *(word for table in COMMAND_PHRASES.values() for word in table["note"])},
+    key=len,
+    reverse=True,
+)
+_NOTE_RE = re.compile(
+    rf"(?P<word>{'|'.join(map(re.escape, _NOTE_WORDS))})(?!\w)\s*:?\s*(?P<text>.*)", re.I | re.S
+)
+"""``note <text>``, ``Notiz: <text>``, ``заметка <text>``; ``note -`` clears (issue 25, 2)."""
 _PREVIEW_RE = re.compile(
     rf"(?:{'|'.join(map(re.escape, _PREVIEW_WORDS))})(?!\w)\s*:?\s*(?P<move>.*)", re.I | re.S
 )
@@ -308,6 +325,19 @@ def read_commands(text: str) -> list[Command]:
             note += f" ({len(skipped)} lines from this one on)"
         commands.append(Command(Kind.IGNORED, "", _cut(skipped[0]), note))
     return commands
+
+
+def read_note(line: str) -> Command | None:
+    """``note <text>`` (in any of the nine languages' words) as a ``NOTE`` command, or None.
+
+    The text is kept as typed (only stripped); ``note -`` clears the note, and the word
+    alone is no command. The command's ``line`` is its word alone: the note is quoted
+    nowhere."""
+    found = _NOTE_RE.fullmatch(line.strip())
+    text = found["text"].strip() if found else ""
+    if found is None or not text:
+        return None
+    return Command(Kind.NOTE, "" if text in ("-", "–", "—") else text, found["word"])
 
 
 def read_command(line: str) -> Command | None:

@@ -52,7 +52,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
 
-from service import conditional, games, i18n, notify, players
+from service import conditional, games, i18n, notes, notify, players
 from service.config import Settings
 from service.db import Database, enqueue, is_conflict
 from service.errors import ServiceError
@@ -82,7 +82,7 @@ from service.mail.models import (
     HeldReply,
     InboundMessage,
 )
-from service.mail.reading import Ignored, ignored_line, quoted, read_reply
+from service.mail.reading import Ignored, ignored_line, quoted, read_reply, take_note
 from service.mail.storable import clean_reply, storable
 from service.mail.words import position_in_words
 from service.models import Email, Game, Outbox, Player, utcnow
@@ -491,8 +491,9 @@ class _Handling:
         """Whether every line of the reply only reads (``commands.READ_ONLY``: help, the
         board, a preview): answered at once to the registered address, it changes nothing,
         so it needs no confirmation. Read as :meth:`_commands` reads it."""
-        typed, conditional_lines = take_conditionals(self.reply.text)
-        if conditional_lines is not None:
+        typed, note = take_note(self.reply.text)
+        typed, conditional_lines = take_conditionals(typed)
+        if conditional_lines is not None or note is not None:
             return False
         judge = games.action_reader(self.session, game.id, player)
         commands = read_reply(typed, judge, self.reply.signature, judge.legal).commands
@@ -686,8 +687,10 @@ class _Handling:
     # -- what it asks for -------------------------------------------------------------------
 
     def _commands(self, player: Player, game: Game, token: ReplyToken) -> tuple[str, str]:
-        # Conditional lines (``if X then Y``) are taken out first: their notation is no move.
-        typed, conditional_lines = take_conditionals(self.reply.text)
+        # A private note is taken out first (its text is nothing else: issue 25, 2), then
+        # conditional lines (``if X then Y``): their notation is no move.
+        typed, note = take_note(self.reply.text)
+        typed, conditional_lines = take_conditionals(typed)
         language.default_from_reply(player, "\n".join((self.reply.text, *self.reply.signature)))
         judge = games.action_reader(self.session, game.id, player)
         reading = read_reply(
@@ -697,6 +700,8 @@ class _Handling:
         commands = list(reading.commands)
         if conditional_lines is not None:  # after any move of the same reply: it answers that
             commands.append(conditional_lines)
+        if note is not None:
+            commands.append(note)
         if not commands:
             locale = i18n.locale_for(player)
             why = self.reply.problem or "nothing typed above the quoted text"
@@ -858,6 +863,20 @@ class _Handling:
             headline = say(N_("On vacation until %(until)s"), until=until)
             shown = say(N_("on vacation until %(until)s"), until=until)
             return _Done(command, True, text, headline=headline, shown=shown)
+        if kind is Kind.NOTE:
+            # The note is quoted in no report: the stored result, logs and the receipt say
+            # only what was done (the author's own mails show the note itself).
+            if notes.set_note(session, game, player, command.argument) is None:
+                text, shown = "note cleared", say(N_("your private note on this game is cleared"))
+                return _Done(command, True, text, headline=say(N_("Note cleared")), shown=shown)
+            size = len(command.argument.strip())
+            text = f"note saved ({size} characters), seen by you alone"
+            shown = i18n.translations(locale).ungettext(
+                "your private note on this game is saved (%(num)s character), seen by you alone",
+                "your private note on this game is saved (%(num)s characters), seen by you alone",
+                size,
+            ) % {"num": size}
+            return _Done(command, True, text, headline=say(N_("Note saved")), shown=shown)
         if kind is Kind.LANGUAGE:
             text, headline = language.choose(player, command.argument, self.reply.text)
             return _Done(command, True, text, headline=headline)

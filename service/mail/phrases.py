@@ -232,6 +232,7 @@ COMMAND_PHRASES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
         "vacation on": ("urlaub an", "urlaub ein"),
         "vacation off": ("urlaub aus",),
         "preview": ("vorschau",),
+        "note": ("notiz",),
     },
     "fr": {
         "resign": ("abandonner", "j'abandonne", "abandon", "j'abandonne la partie"),
@@ -249,6 +250,7 @@ COMMAND_PHRASES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
         "vacation off": ("vacances off", "vacances non", "fin des vacances",
                          "retour de vacances"),
         "preview": ("aperçu",),
+        "note": ("note",),
     },
     "es": {
         "resign": ("abandono", "me rindo", "abandonar", "abandono la partida"),
@@ -265,6 +267,7 @@ COMMAND_PHRASES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
         "vacation on": ("vacaciones on", "vacaciones sí", "de vacaciones"),
         "vacation off": ("vacaciones off", "vacaciones no", "fin de vacaciones"),
         "preview": ("vista previa", "previsualizar"),
+        "note": ("nota",),
     },
     "it": {
         "resign": ("abbandono", "mi arrendo", "abbandonare", "abbandono la partita"),
@@ -280,6 +283,7 @@ COMMAND_PHRASES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
         "vacation on": ("vacanza on", "vacanze on", "in vacanza"),
         "vacation off": ("vacanza off", "vacanze off", "fine vacanza", "fine vacanze"),
         "preview": ("anteprima",),
+        "note": ("nota",),
     },
     "nl": {
         "resign": ("opgeven", "ik geef op", "ik geef het op", "geef op"),
@@ -295,6 +299,7 @@ COMMAND_PHRASES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
         "vacation on": ("vakantie aan", "op vakantie"),
         "vacation off": ("vakantie uit", "terug van vakantie"),
         "preview": ("voorbeeld",),
+        "note": ("notitie",),
     },
     "pt": {
         "resign": ("desisto", "eu desisto", "desistir", "abandono", "desisto da partida"),
@@ -309,6 +314,7 @@ COMMAND_PHRASES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
         "vacation on": ("férias on", "férias sim", "de férias"),
         "vacation off": ("férias off", "férias não", "fim das férias"),
         "preview": ("prévia", "pré-visualizar"),
+        "note": ("nota",),
     },
     "pl": {
         "resign": ("poddaję się", "poddaje sie", "poddaję partię", "poddaję", "poddać"),
@@ -324,6 +330,7 @@ COMMAND_PHRASES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
         "vacation on": ("urlop włącz", "urlop on", "na urlopie"),
         "vacation off": ("urlop wyłącz", "urlop off", "koniec urlopu"),
         "preview": ("podgląd",),
+        "note": ("notatka",),
     },
     "ru": {
         "resign": ("сдаюсь", "я сдаюсь", "сдаться", "сдаю партию"),
@@ -340,6 +347,7 @@ COMMAND_PHRASES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
         "vacation on": ("отпуск вкл", "отпуск on", "в отпуске"),
         "vacation off": ("отпуск выкл", "отпуск off", "конец отпуска"),
         "preview": ("предпросмотр", "просмотр"),
+        "note": ("заметка",),
     },
 }  # fmt: skip
 """The mail commands in each language but English (whose phrases are ``commands.py``'s),

@@ -71,6 +71,7 @@ from service.mail.commands import (
     command_hint,
     read_command,
     read_command_in_prose,
+    read_note,
     resignation_doubt,
 )
 from service.mail.typography import normalised
@@ -222,6 +223,7 @@ def read_reply(
     """
     # One typography for every game, before any game reads a word (``typography.py``).
     text, signature = normalised(text), [normalised(line) for line in signature]
+    text, note = take_note(text)
     kept = [line for line in signature if line.strip() and _a_move_line(line, judge)]
     lines = list(_lines("\n".join([text, *kept])))
     texts = [line for line in lines if line.kind == "text"]
@@ -247,7 +249,35 @@ def read_reply(
         if cut.strip() and cut not in kept:
             why = _why_ignored(cut)
             ignored.append(Ignored(cut.strip(), N_("a signature") if why == PROSE else why))
+    if note is not None:
+        commands.append(note)
     return Reading(tuple(commands), tuple(ignored))
+
+
+def take_note(text: str) -> tuple[str, Command | None]:
+    """The private note a reply sets (issue 25, 2), taken out before anything else is read.
+
+    A line ``note <text>`` (``Notiz``, ``nota``, ``заметка``..., ``commands.read_note``)
+    starts the note; the lines right below it, up to a blank line, go on with it. None of
+    those lines is ever a move candidate, a command or a quoted "ignored" line: a plan
+    written in a note ("then d1-d4") is never played, and the note is quoted nowhere. The
+    first note of a reply counts; a second one is read as part of nothing (dropped)."""
+    lines = text.splitlines()
+    for start, line in enumerate(lines):
+        found = read_note(line)
+        if found is None:
+            continue
+        end = start + 1
+        while end < len(lines) and lines[end].strip():
+            end += 1
+        said = "\n".join([found.argument, *(lines[i].strip() for i in range(start + 1, end))])
+        rest = "\n".join(lines[:start] + lines[end:])
+        cleared = found.argument == "" and end == start + 1
+        note = Command(Kind.NOTE, "" if cleared else said.strip(), found.line)
+        while (more := take_note(rest))[1] is not None:  # a second note: dropped
+            rest = more[0]
+        return rest, note
+    return text, None
 
 
 def _lines(text: str) -> Iterator[Line]:

@@ -452,6 +452,13 @@ COMMANDS = (
     ("board  or  status", N_("get the current board and whose turn it is")),
     ("wait", N_("keep a sealed turn open until its deadline even when all orders are in")),
     ("vacation on|off", N_("stop your clocks while you are away, and start them again")),
+    (
+        "note <text>",
+        N_(
+            "keep a private note on this game, seen by you alone, under the board of your "
+            "mails (it replaces the one before; 'note -' clears it)"
+        ),
+    ),
     ("help", N_("get this list")),
 )
 """The commands a reply may carry, as help mails list them (in English; ``commands`` gives
@@ -465,13 +472,14 @@ _LOCAL_COMMANDS: Mapping[str, tuple[str, ...]] = {
     "board  or  status": ("board",),
     "wait": ("wait",),
     "vacation on|off": ("vacation on", "vacation off"),
+    "note <text>": ("note",),
     "help": ("help",),
 }
 """The English commands of ``COMMANDS`` that other languages write in words of their own
 (``phrases.COMMAND_PHRASES``); a move and ``if ... then ...`` are written alike in all."""
 
 
-_MOVE_OR_ORDERS, _MOVE = N_("<move or orders>"), N_("<move>")
+_MOVE_OR_ORDERS, _MOVE, _TEXT = N_("<move or orders>"), N_("<move>"), N_("<text>")
 
 
 def local_commands(locale: str) -> list[tuple[str, str]]:
@@ -485,6 +493,8 @@ def local_commands(locale: str) -> list[tuple[str, str]]:
             command = translate(_MOVE_OR_ORDERS)
         elif command == "preview <move>" and words[0]:
             command = f"{words[0]} {translate(_MOVE)} / {command}"
+        elif command == "note <text>" and words[0]:
+            command = f"{words[0]} {translate(_TEXT)} / {command}"
         elif all(words) and words:
             command = f"{_joined(words)} / {command.replace('  or  ', ' / ')}"
         shown.append((command, translate(meaning)))
