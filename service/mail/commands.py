@@ -281,9 +281,11 @@ _NOTE_WORDS = sorted(
     reverse=True,
 )
 _NOTE_RE = re.compile(
-    rf"(?P<word>{'|'.join(map(re.escape, _NOTE_WORDS))})(?!\w)\s*:?\s*(?P<text>.*)", re.I | re.S
+    rf"(?P<word>{'|'.join(map(re.escape, _NOTE_WORDS))})(?!\w)(?!\s+bene\b)\s*:?\s*(?P<text>.*)",
+    re.I | re.S,
 )
-"""``note <text>``, ``Notiz: <text>``, ``заметка <text>``; ``note -`` clears (issue 25, 2)."""
+"""``note <text>``, ``Notiz: <text>``, ``заметка <text>``; ``note -`` clears (issue 25, 2).
+"Nota bene, ..." is a remark, not a note: its line is read as any other."""
 _PREVIEW_RE = re.compile(
     rf"(?:{'|'.join(map(re.escape, _PREVIEW_WORDS))})(?!\w)\s*:?\s*(?P<move>.*)", re.I | re.S
 )

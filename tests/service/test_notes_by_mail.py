@@ -69,6 +69,14 @@ def test_note_is_understood_in_all_nine_languages(word: str) -> None:
     assert read_note(word) is None  # the word alone is no command: nothing is cleared by it
 
 
+def test_nota_bene_is_a_remark_not_a_note() -> None:
+    """"Nota bene, take 2" starts no note (Italian, Spanish and Portuguese write ``nota``):
+    its line is read as any other line, so nothing in it is silently taken as a note."""
+    assert read_note("nota bene, take 2") is None
+    assert read_note("Nota Bene: c1-c4") is None
+    assert read_note("nota: bene is a fine square") is not None
+
+
 def test_the_lines_below_a_note_belong_to_it_and_are_never_a_move() -> None:
     rest, found = take_note("take 1\nnote my plan:\nthen take 3\n\nthanks")
     assert found is not None and found.argument == "my plan:\nthen take 3"
