@@ -70,7 +70,7 @@ def test_note_is_understood_in_all_nine_languages(word: str) -> None:
 
 
 def test_nota_bene_is_a_remark_not_a_note() -> None:
-    """"Nota bene, take 2" starts no note (Italian, Spanish and Portuguese write ``nota``):
+    """A line "Nota bene, take 2" starts no note (Italian, Spanish and Portuguese write ``nota``):
     its line is read as any other line, so nothing in it is silently taken as a note."""
     assert read_note("nota bene, take 2") is None
     assert read_note("Nota Bene: c1-c4") is None
