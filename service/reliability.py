@@ -252,8 +252,8 @@ def check_minimum(
         raise refused(
             Forbidden,
             N_(
-                "league %(id)s takes players with at most %(max)s forfeited games over the "
-                "last twelve months; %(name)s forfeited %(forfeits)s"
+                "league %(id)s limits the games a player lost by forfeit over the last twelve "
+                "months to %(max)s; %(name)s lost %(forfeits)s by forfeit"
             ),
             "reliability",
             id=league.id,

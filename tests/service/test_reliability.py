@@ -120,12 +120,13 @@ def test_a_league_minimum_refuses_by_api_quoting_figure_and_minimum(
     assert error["code"] == "reliability"
     assert "at least 80% of their moves on time" in error["message"]
     assert "Alice made 66.7% (4 of 6) on time" in error["message"]
-    # invited and accepting: the same refusal, here in German
+    # invited and accepting: the same refusal, here in German, the language Alice reads
     admin.ok("POST", f"/leagues/{made['id']}/players", {"players": [alice_id]})
-    german = alice.post(f"/leagues/{made['id']}/accept", headers={"Accept-Language": "de"})
+    alice.ok("PATCH", "/players/me", {"language": "de"})
+    german = alice.post(f"/leagues/{made['id']}/accept")
     assert german.status_code == 403
     assert "66.7" in german.get_json()["error"]["message"]
-    assert "Zug" in german.get_json()["error"]["message"]
+    assert "pünktlich" in german.get_json()["error"]["message"]
     # a forfeit limit, and a player with nothing against them
     strict = admin.ok(
         "POST",
@@ -133,9 +134,10 @@ def test_a_league_minimum_refuses_by_api_quoting_figure_and_minimum(
         {"name": "No forfeits", "game": "countdown", "join_code": "clean", "max_forfeits": 0},
         status=201,
     )["league"]
+    alice.ok("PATCH", "/players/me", {"language": "en"})
     message = alice.post(f"/leagues/{strict['id']}/join", {"code": "clean"}).get_json()
-    assert "at most 0 forfeited games" in message["error"]["message"]
-    assert "Alice forfeited 1" in message["error"]["message"]
+    assert "by forfeit over the last twelve months to 0" in message["error"]["message"]
+    assert "Alice lost 1 by forfeit" in message["error"]["message"]
     made_bad = admin.post("/leagues", {"name": "x", "game": "countdown", "min_reliability": 120})
     assert made_bad.status_code in (400, 422)
     with database.transaction() as session:
