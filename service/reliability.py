@@ -37,8 +37,17 @@ from service.errors import Forbidden
 from service.i18n import N_
 from service.leagues.models import AuditEntry, League
 from service.leagues.refusals import refused
-from service.models import Game, GameStatus, Order, OrderStatus, Player, ResolvedBy, Seat, Turn
-from service.models import utcnow
+from service.models import (
+    Game,
+    GameStatus,
+    Order,
+    OrderStatus,
+    Player,
+    ResolvedBy,
+    Seat,
+    Turn,
+    utcnow,
+)
 
 WINDOW = timedelta(days=365)
 """The last twelve months."""

@@ -290,7 +290,11 @@ def reliability_line(league: League, locale: str = i18n.DEFAULT) -> str:
         )
     if not parts:
         return ""
-    terms = parts[0] if len(parts) == 1 else _("%(first)s and %(second)s", first=parts[0], second=parts[1])
+    terms = (
+        parts[0]
+        if len(parts) == 1
+        else _("%(first)s and %(second)s", first=parts[0], second=parts[1])
+    )
     return _("players joining need, over the last twelve months, %(terms)s", terms=terms)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from flask import Flask
+from sqlalchemy.orm import Session
 
 from service import games, players, reliability
 from service.db import Database
@@ -21,11 +22,11 @@ ALICE, BOB, CAROL = "alice@example.org", "bob@example.org", "carol@example.org"
 DAY = timedelta(days=1)
 
 
-def _player(session: object, name: str) -> Player:
+def _player(session: Session, name: str) -> Player:
     address = f"{name.lower()}@example.org"
-    found = players.by_address(session, address)  # type: ignore[arg-type]
+    found = players.by_address(session, address)
     if found is None:
-        found, _ = players.create(session, None, {"name": name, "emails": [address]})  # type: ignore[arg-type]
+        found, _ = players.create(session, None, {"name": name, "emails": [address]})
     return found
 
 
@@ -87,18 +88,18 @@ def test_figures_from_a_scripted_year(database: Database) -> None:
     assert fresh["moves_due"] == 0 and fresh["on_time_percent"] is None
 
 
-def test_the_api_and_the_player_page_show_it(
-    database: Database, app: Flask, admin: Client
-) -> None:
+def test_the_api_and_the_player_page_show_it(database: Database, app: Flask, admin: Client) -> None:
     alice_id = scripted_history(database, utcnow())
     shown = admin.ok("GET", f"/players/{alice_id}")["player"]["reliability"]
     assert (shown["moves_on_time"], shown["moves_due"], shown["timeouts"]) == (4, 6, 2)
     assert shown["forfeits"] == 1 and shown["games_finished"] == 3
     page = app.test_client().get(f"/players/{alice_id}").get_data(as_text=True)
     assert "Reliability" in page and "66.7% (4 of 6)" in page
-    page = app.test_client().get(
-        f"/players/{alice_id}", headers={"Accept-Language": "de"}
-    ).get_data(as_text=True)
+    page = (
+        app.test_client()
+        .get(f"/players/{alice_id}", headers={"Accept-Language": "de"})
+        .get_data(as_text=True)
+    )
     assert "Zuverlässigkeit" in page and "66,7" in page
 
 
