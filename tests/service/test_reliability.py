@@ -114,6 +114,8 @@ def test_a_league_minimum_refuses_by_api_quoting_figure_and_minimum(
         status=201,
     )["league"]
     assert made["settings"]["min_reliability"] == 80
+    page = admin.client.get(f"/leagues/{made['id']}").get_data(as_text=True)
+    assert "at least 80% of moves made on time" in page
     alice = Client(admin.client, _token(database, alice_id), {"id": alice_id})
     refused = alice.post(f"/leagues/{made['id']}/join", {"code": "steady"})
     assert refused.status_code == 403
