@@ -12,7 +12,9 @@ from sqlalchemy.orm import Session
 
 from service import games, players, reliability
 from service.db import Database
-from service.leagues import leagues
+from service.i18n import LANGUAGES
+from service.leagues import director, leagues
+from service.leagues.mail import reliability_line
 from service.models import Player, utcnow
 from tests.service.conftest import Client
 from tests.service.gateway_kit import latest, mails, reply, text_of
@@ -187,3 +189,49 @@ def test_the_invitation_says_the_minimum_and_a_mail_accept_is_refused(
     # Carol has nothing against her: accepted
     row = send(database, reply(latest(database, CAROL), CAROL, "accept"))
     assert row.status == "processed", row.result
+
+
+def test_a_substitutes_seat_counts_for_whoever_held_it_then(database: Database) -> None:
+    """Issue 25, 3: the turn before a director's replacement is the leaver's, the turn after
+    the substitute's (``audit_log`` ``replace_player``)."""
+    now = utcnow()
+    with database.transaction() as session:
+        alice, bob, carol = (_player(session, name) for name in ("Alice", "Bob", "Carol"))
+        data = {"game": "countdown", "seats": [alice.id, bob.id], "time_control": {"days": 30}}
+        game_id = games.create(session, alice, data, now=now - 10 * DAY).id
+        games.submit(session, game_id, alice, 1, "take 1", now=now - 9 * DAY)
+        games.submit(session, game_id, bob, 2, "take 1", now=now - 8 * DAY)
+        director.replace_player(
+            session, game_id, None, {"player": alice.id, "by": carol.id, "reason": "left"}
+        )
+    with database.transaction() as session:
+        carol = _player(session, "Carol")
+        games.submit(session, game_id, carol, 3, "take 1", now=utcnow() + timedelta(minutes=1))
+        alice_figures = reliability.of_player(session, _player(session, "Alice").id)
+        carol_figures = reliability.of_player(session, carol.id)
+    assert (alice_figures.moves_due, alice_figures.moves_on_time) == (1, 1)
+    assert (carol_figures.moves_due, carol_figures.moves_on_time) == (1, 1)
+
+
+def test_the_minimum_in_words_in_every_language_with_plurals(database: Database) -> None:
+    with database.transaction() as session:
+        td, _ = players.create(session, None, {"name": "Tess", "emails": ["t@example.org"]})
+        td.roles = ["td"]
+        league = leagues.create(
+            session,
+            td,
+            {"name": "L", "game": "countdown", "min_reliability": 90.5, "max_forfeits": 2},
+        )
+        said = {locale: reliability_line(league, locale) for locale in LANGUAGES}
+        league.settings = {"max_forfeits": 1}
+        one = reliability_line(league, "ru")
+    assert said["en"] == (
+        "players joining need, over the last twelve months, at least 90.5% of moves made on "
+        "time and at most 2 games lost by forfeit"
+    )
+    assert "90,5" in said["de"] and "Partien" in said["de"]
+    assert "2 партий" in said["ru"] and one == (
+        "для вступления нужно за последние двенадцать месяцев: не более 1 партии, "
+        "проигранной неявкой"
+    )
+    assert len(set(said.values())) == len(LANGUAGES)
