@@ -235,3 +235,27 @@ def test_the_minimum_in_words_in_every_language_with_plurals(database: Database)
         "проигранной неявкой"
     )
     assert len(set(said.values())) == len(LANGUAGES)
+
+
+def test_a_mail_accept_is_refused_in_the_players_language(database: Database) -> None:
+    alice_id = scripted_history(database, utcnow())
+    with database.transaction() as session:
+        session.get_one(Player, alice_id).language = "de"
+        td, _ = players.create(
+            session, None, {"name": "Tess", "emails": ["td@example.org"], "roles": ["td"]}
+        )
+        league = leagues.create(
+            session, td, {"name": "Stetig", "game": "countdown", "min_reliability": 75}
+        )
+        leagues.invite(session, league.id, td, {"players": [ALICE]})
+    invitation = latest(database, ALICE)
+    said = " ".join(text_of(invitation).split())
+    assert (
+        "Zuverlässigkeit: wer beitritt, braucht in den letzten zwölf Monaten mindestens 75 %"
+        in said
+    )
+    row = send(database, reply(invitation, ALICE, "Ja, ich bin dabei"))
+    assert row.status == "rejected", row.result
+    assert len(mails(database, ALICE, "error_reply")) == 1
+    body = " ".join(text_of(latest(database, ALICE)).split())
+    assert "mindestens 75 % ihrer Züge pünktlich" in body and "66.7 % (4 von 6)" in body
