@@ -25,7 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from service import games, i18n, players, reader
+from service import games, i18n, players, reader, reliability
 from service.api.schemas import ZONES
 from service.db import Database
 from service.errors import NotFound
@@ -164,6 +164,7 @@ def player_page_context(session: Session, player: Player) -> dict[str, Any]:
         "systems": {ratings.GLICKO2: "Glicko-2", ratings.OPENSKILL: "OpenSkill"},
         "active": _games_of(session, player, active=True),
         "finished": _games_of(session, player, active=False),
+        "reliability": reliability.of_player(session, player.id),
     }
 
 

@@ -603,6 +603,14 @@ def _league_model(name: str) -> type[BaseModel]:
             Field(None, description="true: make one up; a text of 4 to 40 characters"),
         ),
         "position": (not_blank(10000) | None, Field(None, description="every game starts here")),
+        "min_reliability": (
+            number(0, 100) | None,
+            Field(None, description="to join: at least this percent of moves on time, 12 months"),
+        ),
+        "max_forfeits": (
+            whole(0, 99) | None,
+            Field(None, description="to join: at most this many games lost by forfeit, 12 months"),
+        ),
     }
     model = create_model(f"{_title(name)}LeagueIn", __base__=LeagueBase, **fields)
     model.TABLE_SIZES = sizes
@@ -720,8 +728,21 @@ class Player(Response):
     vacations: list[Vacation] | None = None
 
 
+class Reliability(Response):
+    """The last twelve months (``service/reliability.py``; issue 25, point 3)."""
+
+    since: str = Field(json_schema_extra={"format": "date-time"})
+    games_finished: int
+    moves_due: int = Field(description="turns the player's seat had to act in")
+    moves_on_time: int = Field(description="of them, moves sent by the deadline")
+    on_time_percent: float | None = Field(description="null: no move was due")
+    timeouts: int = Field(description="deadlines passed: default orders, lost on time, forfeit")
+    forfeits: int = Field(description="games lost on time, after missed turns or by withdrawal")
+
+
 class RatedPlayer(Player):
     ratings: list[Rating]
+    reliability: Reliability
 
 
 class PlayerOut(Response):

@@ -10,7 +10,7 @@ from flask import Blueprint, Response, current_app, g, request
 from sqlalchemy.orm import Session
 from werkzeug.exceptions import HTTPException
 
-from service import conditional, games, i18n, notes, openapi, players
+from service import conditional, games, i18n, notes, openapi, players, reliability
 from service.api import gate
 from service.db import Database
 from service.errors import BadRequest, Unauthorized
@@ -92,8 +92,13 @@ def valid_id(value: int) -> int:
 
 
 def player_json(session: Session, player: Player, private: bool) -> dict[str, Any]:
-    """A player as ``players.to_json`` gives it, with their current ratings (public)."""
-    return {**players.to_json(player, private), "ratings": ratings.current(session, player.id)}
+    """A player as ``players.to_json`` gives it, with their current ratings and reliability
+    (public)."""
+    return {
+        **players.to_json(player, private),
+        "ratings": ratings.current(session, player.id),
+        "reliability": reliability.of_player(session, player.id).to_json(),
+    }
 
 
 @blueprint.get("/health")

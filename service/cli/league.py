@@ -86,6 +86,16 @@ def league_group(context: click.Context, by: str | None) -> None:
 @click.option("--forfeit-after", type=int, help="Missed turns in a row that forfeit (0: never).")
 @click.option("--withdrawal", type=click.Choice(list(leagues.WITHDRAWAL_RULES)))
 @click.option("--join-code", help="Players may join with this code.")
+@click.option(
+    "--min-reliability",
+    type=float,
+    help="To join: at least this percent of moves on time over the last twelve months.",
+)
+@click.option(
+    "--max-forfeits",
+    type=int,
+    help="To join: at most this many games lost by forfeit over the last twelve months.",
+)
 def create_command(name: str, options: tuple[str, ...], form: str, **given: Any) -> None:
     """Create a league and print its id."""
     data: dict[str, Any] = {"name": name, "game": given["game"], "format": form}
@@ -105,7 +115,8 @@ def create_command(name: str, options: tuple[str, ...], form: str, **given: Any)
     fields = {
         "players": "players", "rounds": "rounds", "draw_rule": "draw_rule",
         "starts": "starts_at", "round_days": "round_days", "withdrawal": "withdrawal",
-        "join_code": "join_code",
+        "join_code": "join_code", "min_reliability": "min_reliability",
+        "max_forfeits": "max_forfeits",
     }  # fmt: skip
     data |= {field: given[option] for option, field in fields.items() if given[option] is not None}
     if given["tiebreaks"]:

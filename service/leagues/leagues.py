@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from engine import EngineError, Outcome
-from service import clock, games, players
+from service import clock, games, players, reliability
 from service.db import enqueue
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, from_engine
 from service.i18n import N_
@@ -85,7 +85,7 @@ def create(
     known = {
         "name", "game", "options", "players", "time_control", "format", "rounds",
         "draw_rule", "scoring", "tiebreaks", "starts_at", "round_days", "withdrawal",
-        "join_code", "position",
+        "join_code", "position", "min_reliability", "max_forfeits",
     }  # fmt: skip
     unknown = sorted(set(data) - known)
     if unknown:
@@ -112,6 +112,7 @@ def create(
         "withdrawal": _choice(data.get("withdrawal", "forfeit"), WITHDRAWAL_RULES, "withdrawal"),
         "round_days": _days(data.get("round_days")),
     }
+    settings |= _minimum(data)
     if form in ("swiss", "tables"):
         settings["rounds"] = _whole(data.get("rounds"), "rounds", 1, 99)
     if data.get("position") is not None:
@@ -186,6 +187,26 @@ def _position(rules: engine.Game, seats: int, given: Any) -> str:
     if seats != rules.players:
         rules = engine.new_game(rules.name, dict(rules.options), seats)
     return games.read_start_position(rules, given).position()
+
+
+def _minimum(data: Mapping[str, Any]) -> dict[str, Any]:
+    """What a player's last twelve months must show to join (``service.reliability``):
+    ``min_reliability``, a percent of moves on time, and ``max_forfeits``, games lost by
+    forfeit; each only when given."""
+    minimum: dict[str, Any] = {}
+    least = data.get("min_reliability")
+    if least is not None:
+        number = isinstance(least, int | float) and not isinstance(least, bool)
+        if not number or not 0 <= least <= 100:
+            raise refused(
+                BadRequest,
+                N_("min_reliability must be a percent of moves on time, 0 to 100; got %(given)s"),
+                given=repr(least),
+            )
+        minimum["min_reliability"] = least
+    if data.get("max_forfeits") is not None:
+        minimum["max_forfeits"] = _whole(data["max_forfeits"], "max_forfeits", 0, 99)
+    return minimum
 
 
 def _choice(value: Any, choices: Sequence[str], name: str) -> str:
@@ -385,6 +406,8 @@ def join(session: Session, league_id: int, player: Player, code: Any) -> Entry:
     if not secrets.compare_digest(given, league.join_code.encode()):
         raise refused(Forbidden, N_("that join code does not fit this league"))
     entry = _entry(league, player)
+    if entry is None or entry.status != "active":
+        reliability.check_minimum(session, league, player)
     if entry is None:
         entry = Entry(league_id=league.id, player_id=player.id)
         league.entries.append(entry)
@@ -414,6 +437,8 @@ def answer(session: Session, league_id: int, player: Player, accept: bool) -> En
             name=player.name,
             id=league.id,
         )
+    if accept and entry.status != "active":
+        reliability.check_minimum(session, league, player)
     entry.status, entry.answered_at = ("active" if accept else "declined"), utcnow()
     return entry
 

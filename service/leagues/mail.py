@@ -91,6 +91,7 @@ def league_context(session: Session, league: League, locale: str = i18n.DEFAULT)
         "players": players_line(league, locale),
         "scoring": scoring_line(league, locale),
         "forfeit": forfeit_line(league, locale),
+        "reliability": reliability_line(league, locale),
     }
 
 
@@ -268,6 +269,33 @@ def forfeit_line(league: League, locale: str = i18n.DEFAULT) -> str:
     else:
         then = _("a player who withdraws loses their remaining games by forfeit")
     return _("%(rule)s; %(withdrawal)s", rule=rule, withdrawal=then)
+
+
+def reliability_line(league: League, locale: str = i18n.DEFAULT) -> str:
+    """What the league asks of a player's last twelve months (``service.reliability``), or
+    "" when it asks nothing."""
+    _, ngettext = _words(locale)
+    least = league.settings.get("min_reliability")
+    most = league.settings.get("max_forfeits")
+    parts = []
+    if least is not None:
+        parts.append(_("at least %(min)s%% of moves made on time", min=_number(least, locale)))
+    if most is not None:
+        parts.append(
+            ngettext(
+                "at most %(num)s game lost by forfeit",
+                "at most %(num)s games lost by forfeit",
+                most,
+            )
+        )
+    if not parts:
+        return ""
+    terms = (
+        parts[0]
+        if len(parts) == 1
+        else _("%(first)s and %(second)s", first=parts[0], second=parts[1])
+    )
+    return _("players joining need, over the last twelve months, %(terms)s", terms=terms)
 
 
 def _players(league: League) -> list[Player]:

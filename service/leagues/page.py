@@ -14,7 +14,7 @@ import engine
 from service import i18n
 from service.i18n import N_
 from service.leagues import leagues
-from service.leagues.mail import FORMAT_NAMES, TIEBREAK_LABELS
+from service.leagues.mail import FORMAT_NAMES, TIEBREAK_LABELS, reliability_line
 from service.leagues.models import League
 from service.wording import options_in_words
 
@@ -102,6 +102,7 @@ def render(session: Session, league: League, locale: str | None = None) -> str:
             options=options_in_words(league.game, league.options or {}),
             format_name=_capitalized(format_name, locale),
             status=status,
+            reliability=reliability_line(league, locale),
             standings=standings,
             labels=labels,
             legend=", ".join(f"{labels[n][0]}: {labels[n][1]}" for n in names),
