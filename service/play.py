@@ -31,7 +31,7 @@ from service.errors import ServiceError
 from service.i18n import N_
 from service.mail.boards import flip_grid, should_flip
 from service.mail.play_links import PlayToken, read_play_token
-from service.mail.render import legend, square_colour
+from service.mail.render import legend, square_colour, status_in
 from service.models import Game, Player
 from service.web import not_found, page_locale, transaction
 
@@ -148,7 +148,8 @@ def page_context(
         if notice and not live
         else "",
         "square_colour": square_colour,
-        "legend": legend(drawn) if drawn["legend"] else [],
+        "legend": _legend_in(locale, drawn),
+        "status": status_in(locale, state, seat, view["status"]),
         "legal_count": count,
         "legal": _legal(state, seat) if owes and count <= MAX_LISTED else [],
         "examples": list(state.examples(seat)) if owes else [],
@@ -181,6 +182,14 @@ def _from_side(grid: dict[str, Any], turned: bool) -> dict[str, Any]:
     Epaminondas and Elasta, Blue in Anti-Grid, unless they turned that off); the board and
     its preview alike."""
     return flip_grid(grid) if turned else grid
+
+
+def _legend_in(locale: str, drawn: dict[str, Any]) -> list[Any]:
+    """The board's legend in the page's language (the engine marks its words ``N_``)."""
+    if not drawn["legend"]:
+        return []
+    with i18n.in_locale(locale):
+        return legend(drawn)
 
 
 def _next(locale: str, game: Game, state: State, seat: int, status_line: str) -> str:
