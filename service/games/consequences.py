@@ -8,10 +8,12 @@ this order:
    written first because every mail names the newest link;
 2. the resolve task, when a sealed turn is complete;
 3. notifications (``service.notify``): turn results, the end, draw news, new deadlines;
-4. leagues (``service.leagues.leagues.game_finished``): rate the game, record the result,
+4. webhooks (``service.webhooks.game_events``): one delivery per hook and public event, sent
+   after commit;
+5. leagues (``service.leagues.leagues.game_finished``): rate the game, record the result,
    queue the league's next step;
-5. conditional moves (``service.conditional.after_step``), after an alternating move a
-   player sent: they may answer it at once (their answers come back here, without step 5).
+6. conditional moves (``service.conditional.after_step``), after an alternating move a
+   player sent: they may answer it at once (their answers come back here, without step 6).
 
 Leagues and conditional moves build on ``service.games``; they are imported inside
 :func:`hand_off`, not at the top, so that importing ``service.games`` does not import them
@@ -28,7 +30,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service import chain, notify, reader, receipts
+from service import chain, notify, reader, receipts, webhooks
 from service.db import enqueue, work_of
 from service.games import queries
 from service.games.events import (
@@ -67,6 +69,7 @@ def hand_off(
             enqueue(session, RESOLVE_TASK, game.id, event.turn)
     _last_move(session, game, events)
     _notify(session, game, events)
+    webhooks.game_events(session, game, events)
     ended = [event for event in events if isinstance(event, GameEnded)]
     if ended:
         # leagues import games: imported here, when a game ends, not when games is imported
