@@ -352,7 +352,7 @@ def _game_news(
                 }
                 yield "resolved", f"game:{game.id}:turn:{event.number}:resolved", data, None
             if event.opened is not None:
-                acting = event.state.to_act()
+                acting = event.state.to_act
                 for seat in acting:
                     player_id = players.get(seat)
                     if player_id is None:
