@@ -220,7 +220,7 @@ def _nullable(schema: dict[str, Any]) -> bool:
 
 def _parameters(route: Route) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
-    for name in ("game_id", "player_id", "league_id"):
+    for name in ("game_id", "player_id", "league_id", "webhook_id"):
         if "{" + name + "}" in route.path:
             found.append({"name": name, "in": "path", "required": True, "schema": ID})
     if route.path == "/games" and route.method == "get":

@@ -89,6 +89,20 @@ MAX_BACKOFF = notify.MAX_BACKOFF
 SIGNATURE = "Pbem-Signature"
 USER_AGENT = "pbem-webhooks/1"
 
+EVENT_LABELS = {
+    "your_turn": N_("your turn"),
+    "moved": N_("another player moved"),
+    "resolved": N_("a sealed turn resolved"),
+    "result": N_("a game's result"),
+    "standings": N_("league standings"),
+}
+"""What each event is called on the settings page."""
+FORMAT_LABELS = {
+    "json": N_("JSON, signed with the webhook's secret"),
+    "discord": N_("Discord"),
+    "slack": N_("Slack"),
+}
+
 TEXTS = {
     "your_turn": N_("Your turn in %(game)s (game %(id)s), turn %(turn)s: %(url)s"),
     "moved": N_("%(player)s moved in %(game)s (game %(id)s): %(move)s. %(url)s"),

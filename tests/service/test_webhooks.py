@@ -13,12 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
 from sqlalchemy import select
 
 from service import schedule, webhooks
 from service.config import Settings
 from service.db import Database
 from service.errors import BadRequest
+from service.mail.links import settings_token
 from service.models import Game, WebhookDelivery, utcnow
 from tests.service.conftest import Client, make_settings, new_player
 from tests.service.test_api import start
@@ -240,3 +242,30 @@ def test_a_league_hook_carries_results_and_standings_and_only_directors_manage_i
     assert sum(" is over: " in text for text in texts) == 2
     (table,) = [text for text in texts if text.startswith("Standings of Spring <Cup> after round 1:")]
     assert len(table.splitlines()) == 5
+
+
+def test_the_settings_page_lists_adds_and_removes_webhooks_in_the_players_language(
+    app: Flask, database: Database, alice: Client, receiver: Receiver
+) -> None:
+    alice.ok("PATCH", "/players/me", {"language": "fr"})
+    path = f"/mail/{settings_token(database.settings.secret(), alice.id)}"
+    browser = app.test_client()
+    assert "Aucun webhook" in browser.get(path).get_data(as_text=True)
+
+    refused = browser.post(path + "/webhooks", data={"url": "http://10.0.0.7/x", "format": "json"})
+    assert refused.status_code == 400
+    assert "10.0.0.7" in refused.get_data(as_text=True) and "adresse priv" in refused.get_data(
+        as_text=True
+    )
+
+    form = {"url": receiver.url("/page"), "format": "slack", "event_your_turn": "on"}
+    added = browser.post(path + "/webhooks", data=form).get_data(as_text=True)
+    (made,) = alice.ok("GET", "/players/me/webhooks")["webhooks"]
+    assert made["events"] == ["your_turn"] and made["format"] == "slack"
+    assert receiver.url("/page") in added and "whsec_" in added  # the secret, this once
+    page = browser.get(path).get_data(as_text=True)
+    assert receiver.url("/page") in page and "whsec_" not in page and "votre tour" in page
+
+    removed = browser.post(path + f"/webhooks/{made['id']}/remove")
+    assert removed.status_code == 200 and receiver.url("/page") not in removed.get_data(as_text=True)
+    assert alice.ok("GET", "/players/me/webhooks")["webhooks"] == []
