@@ -332,6 +332,7 @@ def _game_news(
     game: Game, events: Sequence[GameEvent]
 ) -> Iterable[tuple[str, str, dict[str, Any], set[int] | None]]:
     """(kind, event id, payload data, the players told or None for every seat)."""
+    data: dict[str, Any]
     players = {seat.seat: seat.player_id for seat in game.seats}
     names = {seat.seat: seat.player.name for seat in game.seats}
     for event in events:

@@ -42,7 +42,7 @@ class Receiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 receiver.requests.append((self.path, dict(self.headers.items()), body))
                 status = receiver.answers.pop(0) if receiver.answers else 200
@@ -76,7 +76,10 @@ def receiver() -> Iterator[Receiver]:
 
 
 def hook(client: Client, url: str, **extra: Any) -> dict[str, Any]:
-    return client.ok("POST", "/players/me/webhooks", {"url": url, **extra}, status=201)["webhook"]
+    made: dict[str, Any] = client.ok(
+        "POST", "/players/me/webhooks", {"url": url, **extra}, status=201
+    )["webhook"]
+    return made
 
 
 def deliveries(database: Database) -> list[WebhookDelivery]:
@@ -144,7 +147,10 @@ def test_sealed_orders_and_dice_seeds_reach_the_other_player_only_once_public(
     bob.ok("POST", f"/games/{game['id']}/moves", {"turn": 1, "text": "1"})
     resolved = next(e for e in receiver.events("/bob") if e["type"] == "resolved")
     assert resolved["turn"] == 1 and resolved["by"] == "orders"
-    assert {(o["player"], o["orders"]) for o in resolved["orders"]} == {("Alice", "2"), ("Bob", "1")}
+    assert {(o["player"], o["orders"]) for o in resolved["orders"]} == {
+        ("Alice", "2"),
+        ("Bob", "1"),
+    }
 
     rolled = start(alice, bob, "dicecountdown")
     alice.ok("POST", f"/games/{rolled['id']}/moves", {"turn": 1, "text": "take 1"})
@@ -225,7 +231,9 @@ def test_a_league_hook_carries_results_and_standings_and_only_directors_manage_i
     assert outsider.request("GET", path).status_code == 403
     refused = outsider.request("POST", path, json={"url": receiver.url("/x")})
     assert refused.status_code == 403
-    with_turns = admin.request("POST", path, json={"url": receiver.url("/x"), "events": ["your_turn"]})
+    with_turns = admin.request(
+        "POST", path, json={"url": receiver.url("/x"), "events": ["your_turn"]}
+    )
     assert with_turns.status_code == 400
     admin.ok("POST", path, {"url": receiver.url("/league"), "format": "slack"}, status=201)
     assert len(admin.ok("GET", path)["webhooks"]) == 1
@@ -240,7 +248,9 @@ def test_a_league_hook_carries_results_and_standings_and_only_directors_manage_i
         by_id[game["seats"][1]["player"]["id"]].ok("POST", f"/games/{played['game']}/resign")
     texts = [event["text"] for event in receiver.events("/league")]
     assert sum(" is over: " in text for text in texts) == 2
-    (table,) = [text for text in texts if text.startswith("Standings of Spring <Cup> after round 1:")]
+    (table,) = [
+        text for text in texts if text.startswith("Standings of Spring <Cup> after round 1:")
+    ]
     assert len(table.splitlines()) == 5
 
 
@@ -267,5 +277,7 @@ def test_the_settings_page_lists_adds_and_removes_webhooks_in_the_players_langua
     assert receiver.url("/page") in page and "whsec_" not in page and "votre tour" in page
 
     removed = browser.post(path + f"/webhooks/{made['id']}/remove")
-    assert removed.status_code == 200 and receiver.url("/page") not in removed.get_data(as_text=True)
+    assert removed.status_code == 200 and receiver.url("/page") not in removed.get_data(
+        as_text=True
+    )
     assert alice.ok("GET", "/players/me/webhooks")["webhooks"] == []
