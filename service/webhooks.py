@@ -107,7 +107,7 @@ TEXTS = {
     "your_turn": N_("Your turn in %(game)s (game %(id)s), turn %(turn)s: %(url)s"),
     "moved": N_("%(player)s moved in %(game)s (game %(id)s): %(move)s. %(url)s"),
     "resolved": N_("Turn %(turn)s of %(game)s (game %(id)s) is resolved: %(url)s"),
-    "result": N_("%(game)s (game %(id)s) is over: %(result)s. %(url)s"),
+    "result": N_("%(game)s (game %(id)s) has ended: %(result)s. %(url)s"),
     "standings": N_("Standings of %(league)s after round %(round)s:"),
     "final": N_("Final standings of %(league)s:"),
 }

@@ -247,7 +247,7 @@ def test_a_league_hook_carries_results_and_standings_and_only_directors_manage_i
         game = admin.ok("GET", f"/games/{played['game']}")["game"]
         by_id[game["seats"][1]["player"]["id"]].ok("POST", f"/games/{played['game']}/resign")
     texts = [event["text"] for event in receiver.events("/league")]
-    assert sum(" is over: " in text for text in texts) == 2
+    assert sum(" has ended: " in text for text in texts) == 2
     (table,) = [
         text for text in texts if text.startswith("Standings of Spring <Cup> after round 1:")
     ]
