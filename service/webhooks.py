@@ -46,12 +46,12 @@ from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import delete, or_, select
+from sqlalchemy import Exists, Select, delete, or_, select
 from sqlalchemy.orm import Session
 
 from service import i18n, notify
 from service.config import Settings
-from service.db import enqueue
+from service.db import enqueue, work_of
 from service.errors import BadRequest, NotFound
 from service.games.events import (
     DiceRolled,
@@ -68,6 +68,7 @@ from service.models import (
     WEBHOOK_FORMATS,
     Game,
     Player,
+    Seat,
     Webhook,
     WebhookDelivery,
     utcnow,
@@ -299,13 +300,9 @@ def game_events(session: Session, game: Game, events: Sequence[GameEvent]) -> No
     defaulted before the turn resolves write nothing."""
     if not any(isinstance(event, Moved | TurnResolved | GameEnded) for event in events):
         return
-    seated = {seat.player_id for seat in game.seats}
-    league = select(Pairing.league_id).where(Pairing.game_id == game.id).scalar_subquery()
-    hooks = session.scalars(
-        select(Webhook)
-        .where(or_(Webhook.player_id.in_(seated), Webhook.league_id == league))
-        .order_by(Webhook.id)
-    ).all()
+    if work_of(session).webhooks.get(game.id) is False:  # read with the chain's head
+        return
+    hooks = session.scalars(_of_game(game.id).order_by(Webhook.id)).all()
     if not hooks:
         return
     settings = notify.settings_of(session)
@@ -326,6 +323,18 @@ def game_events(session: Session, game: Game, events: Sequence[GameEvent]) -> No
                 **{k: v for k, v in data.items() if k != "values"},
             }
             _write(session, hook, kind, event_id, payload, text)
+
+
+def _of_game(game_id: int) -> Select[tuple[Webhook]]:
+    """The hooks of a game's players and of its league."""
+    seated = select(Seat.player_id).where(Seat.game_id == game_id)
+    league = select(Pairing.league_id).where(Pairing.game_id == game_id)
+    return select(Webhook).where(or_(Webhook.player_id.in_(seated), Webhook.league_id.in_(league)))
+
+
+def exists_for(game_id: int) -> Exists:
+    """Whether the game has a hook: a column read with the chain's head (``games.consequences``)."""
+    return _of_game(game_id).with_only_columns(Webhook.id).exists()
 
 
 def _game_news(

@@ -117,7 +117,8 @@ def _chain(session: Session, game: Game, events: Sequence[GameEvent]) -> None:
 
 
 def _read_once(session: Session, game: Game) -> None:
-    """The chain's head and whether the game has active conditional moves, in one statement
+    """The chain's head, whether the game has active conditional moves and whether it has
+    webhooks (of its players or league), in one statement
     (issue 23). Read now, not with the game's lock: another transaction may have written
     either while we waited for the lock, which that statement's snapshot does not show."""
     work = work_of(session)
@@ -126,8 +127,10 @@ def _read_once(session: Session, game: Game) -> None:
     pending = select(ConditionalMove.id).where(
         ConditionalMove.game_id == game.id, ConditionalMove.status == "active"
     )  # "active": service.conditional.ACTIVE (which builds on games)
-    row = chain.read_head(session, game, pending.exists().label("conditionals"))
+    hooks = webhooks.exists_for(game.id).label("webhooks")
+    row = chain.read_head(session, game, pending.exists().label("conditionals"), hooks)
     work.conditionals[game.id] = bool(row.conditionals)
+    work.webhooks[game.id] = bool(row.webhooks)
 
 
 def _last_move(session: Session, game: Game, events: Sequence[GameEvent]) -> None:
