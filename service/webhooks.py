@@ -325,7 +325,7 @@ def game_events(session: Session, game: Game, events: Sequence[GameEvent]) -> No
             _write(session, hook, kind, event_id, payload, text)
 
 
-def _of_game(game_id: int) -> Select[tuple[Webhook]]:
+def _of_game(game_id: int) -> Select[Webhook]:
     """The hooks of a game's players and of its league."""
     seated = select(Seat.player_id).where(Seat.game_id == game_id)
     league = select(Pairing.league_id).where(Pairing.game_id == game_id)
