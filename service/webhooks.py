@@ -23,15 +23,16 @@ a receiver checks the signature and that ``t`` is recent, which stops replays).
 
 Only ``http``/``https`` URLs, and only public addresses: a host that is (or resolves to) a
 private, loopback, link-local or reserved address is refused when the hook is made and again
-at each send (its address may change), unless ``PBEM_WEBHOOKS_ALLOW_LOOPBACK=1`` lets
-loopback through (tests, a receiver on the same host). Redirects are not followed and no
-proxy from the environment is used.
+at each send, on the very addresses then connected to (a name may resolve otherwise later),
+unless ``PBEM_WEBHOOKS_ALLOW_LOOPBACK=1`` lets loopback through (tests, a receiver on the
+same host). Redirects are not followed and no proxy from the environment is used.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import ipaddress
 import json
 import logging
@@ -41,7 +42,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -521,24 +522,79 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None  # a 3xx is an answer, not a way to another (perhaps private) host
 
 
-_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect)
+def _connect_checked(allow_loopback: bool) -> Callable[..., socket.socket]:
+    """``socket.create_connection`` that resolves the host once, refuses it unless every
+    address is one a webhook may reach, and connects to those very addresses (no second
+    lookup that could answer otherwise: DNS rebinding)."""
+
+    def connect(
+        address: tuple[str, int], timeout: Any = None, source_address: Any = None
+    ) -> socket.socket:
+        host, port = address
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        for *_, where in found:
+            ip = ipaddress.ip_address(str(where[0]).split("%")[0])
+            if not _reachable(ip, allow_loopback):
+                raise ValueError(f"{host} resolves to {ip}, a private or local address")
+        failure: OSError = OSError(f"{host} has no address")
+        for family, kind, proto, _, where in found:
+            sock = socket.socket(family, kind, proto)
+            try:
+                if timeout is not None:
+                    sock.settimeout(timeout)
+                sock.connect(where)
+                return sock
+            except OSError as error:
+                sock.close()
+                failure = error
+        raise failure
+
+    return connect
 
 
-def _check_resolved(url: str, allow_loopback: bool) -> None:
-    """Every address the URL's host resolves to now is one a webhook may reach."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-    for *_, address in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM):
-        ip = ipaddress.ip_address(str(address[0]).split("%")[0])
-        if not _reachable(ip, allow_loopback):
-            raise ValueError(f"{host} resolves to {ip}, a private or local address")
+def _checked(
+    kind: type[http.client.HTTPConnection], allow_loopback: bool
+) -> Callable[..., http.client.HTTPConnection]:
+    def make(*args: Any, **kwargs: Any) -> http.client.HTTPConnection:
+        connection = kind(*args, **kwargs)
+        connection._create_connection = _connect_checked(allow_loopback)  # type: ignore[attr-defined]
+        return connection
+
+    return make
+
+
+class _Http(urllib.request.HTTPHandler):
+    def __init__(self, allow_loopback: bool) -> None:
+        super().__init__()
+        self.allow_loopback = allow_loopback
+
+    def http_open(self, req: urllib.request.Request) -> Any:
+        return self.do_open(_checked(http.client.HTTPConnection, self.allow_loopback), req)
+
+
+class _Https(urllib.request.HTTPSHandler):
+    def __init__(self, allow_loopback: bool) -> None:
+        super().__init__()
+        self.allow_loopback = allow_loopback
+
+    def https_open(self, req: urllib.request.Request) -> Any:
+        kind = _checked(http.client.HTTPSConnection, self.allow_loopback)
+        return self.do_open(kind, req, context=self._context)  # type: ignore[attr-defined]
+
+
+def opener(allow_loopback: bool) -> urllib.request.OpenerDirector:
+    """No proxy from the environment, no redirect followed, only reachable addresses."""
+    return urllib.request.build_opener(
+        urllib.request.ProxyHandler({}),
+        _NoRedirect,
+        _Http(allow_loopback),
+        _Https(allow_loopback),
+    )
 
 
 def post(settings: Settings, hook: Webhook, row: WebhookDelivery) -> int:
     """Post the delivery; its HTTP status (2xx), or raise."""
     check_url(hook.url, settings.webhooks_allow_loopback)
-    _check_resolved(hook.url, settings.webhooks_allow_loopback)
     body = row.body.encode()
     request = urllib.request.Request(hook.url, data=body, method="POST")
     request.add_header("Content-Type", "application/json")
@@ -546,7 +602,7 @@ def post(settings: Settings, hook: Webhook, row: WebhookDelivery) -> int:
     request.add_header("Pbem-Event", row.event)
     request.add_header("Pbem-Delivery", row.uid)
     request.add_header(SIGNATURE, sign(hook.secret, int(time.time()), body))
-    with _OPENER.open(request, timeout=TIMEOUT) as response:
+    with opener(settings.webhooks_allow_loopback).open(request, timeout=TIMEOUT) as response:
         status = int(response.status)
     if not 200 <= status < 300:
         raise ValueError(f"HTTP {status}")

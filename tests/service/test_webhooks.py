@@ -5,8 +5,10 @@ receiver on the loopback interface takes them (``PBEM_WEBHOOKS_ALLOW_LOOPBACK=1`
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -21,7 +23,7 @@ from service.config import Settings
 from service.db import Database
 from service.errors import BadRequest
 from service.mail.links import settings_token
-from service.models import Game, WebhookDelivery, utcnow
+from service.models import Game, Webhook, WebhookDelivery, utcnow
 from tests.service.conftest import Client, make_settings, new_player
 from tests.service.test_api import start
 from tests.service.test_leagues_api import four, games_of, league
@@ -281,3 +283,31 @@ def test_the_settings_page_lists_adds_and_removes_webhooks_in_the_players_langua
         as_text=True
     )
     assert alice.ok("GET", "/players/me/webhooks")["webhooks"] == []
+
+
+def test_a_name_that_resolves_to_a_private_address_is_refused_where_it_connects(
+    database: Database, alice: Client, receiver: Receiver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check is made on the addresses connected to: a public name that resolves to a
+    private or loopback one at send time (DNS rebinding) is not reached."""
+    made = hook(alice, "http://hooks.example.org:9/x")
+    real = socket.getaddrinfo
+    port = receiver.server.server_address[1]
+
+    def rebound(host: str, *args: Any, **kwargs: Any) -> Any:
+        if host == "hooks.example.org":
+            return real("127.0.0.1", port, type=socket.SOCK_STREAM)
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebound)
+    with database.transaction() as session:
+        hooked = session.get_one(Webhook, made["id"])
+        row = WebhookDelivery(
+            uid="d1", webhook_id=hooked.id, event="moved", event_id="x", body="{}", attempts=0
+        )
+        session.add(row)
+        session.flush()
+        production = replace(database.settings, webhooks_allow_loopback=False)
+        assert webhooks.send(session, production, row.id) is not None
+        assert "private or local" in (row.last_error or "")
+    assert receiver.requests == []
