@@ -115,8 +115,8 @@ class Work(Session):
     ``conditionals``: game id -> whether it may have active conditional moves: read with the
     chain's head (``games.consequences``), set when one is added (``service.conditional``).
     ``webhooks``: game id -> whether a hook of its players or league exists: read with the
-    chain's head too (``service.webhooks.exists_for``), so that a game without hooks costs
-    no statement for them.
+    locked game, or else with the chain's head (``service.webhooks.exists_for``), so that a
+    game without hooks costs no statement for them.
     ``turns``: (game id, number) -> the turn row read with the locked game, or opened by it
     (``service.games``): the open turn's deadline and the last move's board are read from
     these rather than again (issue 23).
