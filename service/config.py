@@ -88,6 +88,9 @@ class Settings:
     smtp_ca_file: str = ""
     send_retry_seconds: float = 30.0
     requeue_seconds: float = 120.0
+    webhooks_allow_loopback: bool = False
+    """``PBEM_WEBHOOKS_ALLOW_LOOPBACK=1``: webhooks may point at 127.0.0.1/::1/localhost
+    (tests, a receiver on the same host); otherwise only public addresses are reached."""
     digest_hour: int = 7
 
     @property
@@ -148,6 +151,7 @@ class Settings:
             smtp_ca_file=env.get("PBEM_SMTP_CA_FILE", ""),
             send_retry_seconds=float(env.get("PBEM_SEND_RETRY_SECONDS", "30")),
             requeue_seconds=float(env.get("PBEM_REQUEUE_SECONDS", "120")),
+            webhooks_allow_loopback=env.get("PBEM_WEBHOOKS_ALLOW_LOOPBACK", "") == "1",
             digest_hour=int(env.get("PBEM_DIGEST_HOUR", "7")),
         )
 

@@ -114,6 +114,9 @@ class Work(Session):
     read once, after the game is locked, and kept by ``service.chain`` as it appends.
     ``conditionals``: game id -> whether it may have active conditional moves: read with the
     chain's head (``games.consequences``), set when one is added (``service.conditional``).
+    ``webhooks``: game id -> whether a hook of its players or league exists: read with the
+    locked game, or else with the chain's head (``service.webhooks.exists_for``), so that a
+    game without hooks costs no statement for them.
     ``turns``: (game id, number) -> the turn row read with the locked game, or opened by it
     (``service.games``): the open turn's deadline and the last move's board are read from
     these rather than again (issue 23).
@@ -134,6 +137,7 @@ class Work(Session):
         self.chain_heads: dict[int, tuple[int, str] | None] = {}
         self.turns: dict[tuple[int, int], Any] = {}
         self.conditionals: dict[int, bool] = {}
+        self.webhooks: dict[int, bool] = {}
         self.outbox_batch: list[Any] | None = None
         self.last_moves: dict[tuple[int, int, str], tuple[str | None, list[str]]] = {}
         self.scenes: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
@@ -148,6 +152,7 @@ def _forget_rows_read(session: Session, *rest: Any) -> None:
         session.chain_heads.clear()
         session.turns.clear()
         session.conditionals.clear()
+        session.webhooks.clear()
         session.last_moves.clear()
         session.scenes.clear()
 

@@ -55,6 +55,10 @@ OWN_COPY = ("full", "short", "none")
 """What the mover of an alternating game gets of their own move: the whole mail, a one-line
 receipt, or nothing (mail answers to their own mail still come)."""
 BOARD_TEXT = ("grid", "words")
+WEBHOOK_FORMATS = ("json", "discord", "slack")
+"""Generic JSON signed with HMAC-SHA256, or a Discord or Slack incoming-webhook message."""
+WEBHOOK_EVENTS = ("your_turn", "moved", "resolved", "result", "standings")
+"""What a webhook may carry (``service/webhooks.py``); a league's has no ``your_turn``."""
 """The board in a mail's text part: the position in words and the ASCII grid, or the words
 alone (a screen reader reads the grid character by character)."""
 
@@ -382,6 +386,46 @@ class Outbox(Base):
     position: Mapped[dict[str, Any] | None]
     merged: Mapped[list[Any] | None]
     done: Mapped[list[Any] | None]
+
+
+class Webhook(Base):
+    """An outgoing webhook of a player or of a league (``service/webhooks.py``, issue 25, 5).
+    ``secret`` signs the generic JSON format; it is shown once, when the hook is made."""
+
+    __tablename__ = "webhooks"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
+    league_id: Mapped[int | None] = mapped_column(ForeignKey("leagues.id"), index=True)
+    url: Mapped[str] = mapped_column(Text)
+    format: Mapped[str] = mapped_column(String(16))
+    events: Mapped[list[Any]]
+    secret: Mapped[str] = mapped_column(String(80))
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class WebhookDelivery(Base):
+    """One event for one webhook: its ``body`` (the exact bytes sent, made in the transaction
+    of the event, so no later state and no secret of the game can slip in) and how sending it
+    went. ``uid`` is the delivery's id for receivers (``Pbem-Delivery``), the same on every
+    retry; sent once: the send task locks the row and skips it when ``sent_at`` is set."""
+
+    __tablename__ = "webhook_deliveries"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    uid: Mapped[str] = mapped_column(String(40), unique=True)
+    webhook_id: Mapped[int] = mapped_column(ForeignKey("webhooks.id"), index=True)
+    event: Mapped[str] = mapped_column(String(16))
+    event_id: Mapped[str] = mapped_column(String(200))
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    sent_at: Mapped[datetime | None] = mapped_column(index=True)
+    failed_at: Mapped[datetime | None]
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime | None]
+    last_status: Mapped[int | None] = mapped_column(Integer)
+    last_error: Mapped[str | None] = mapped_column(Text)
 
 
 import service.leagues.models  # noqa: E402  (the league tables share this metadata)

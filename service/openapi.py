@@ -51,6 +51,11 @@ ROUTES: list[Route] = [
     Route("post", "/players/me/token", "Replace the caller's API token", "yes", None, s.Token),
     Route("post", "/players/me/vacation", "Take leave from now for some days", "yes",
            s.VacationIn, s.PlayerChanged),
+    Route("get", "/players/me/webhooks", "The caller's webhooks", "yes", None, s.Webhooks),
+    Route("post", "/players/me/webhooks", "Add a webhook; its secret is shown this once",
+           "yes", s.WebhookIn, s.WebhookOut, 201),
+    Route("delete", "/players/me/webhooks/{webhook_id}", "Remove a webhook", "yes", None,
+           s.Webhooks),
     Route("get", "/players/{player_id}", "A player (private fields to self and directors)",
            "yes", None, s.PlayerOut),
     Route("post", "/games", "Create a game", "yes", "GameIn", s.GameOut, 201),
@@ -121,6 +126,13 @@ ROUTES: list[Route] = [
     Route("post", "/leagues/{league_id}/directors",
            "Add a co-director (the league's directors, admins)", "yes", s.DirectorIn,
            s.LeagueOut, 201),
+    Route("get", "/leagues/{league_id}/webhooks", "The league's webhooks (directors)", "yes",
+           None, s.Webhooks),
+    Route("post", "/leagues/{league_id}/webhooks",
+           "Add a league webhook (directors); its secret is shown this once", "yes",
+           s.WebhookIn, s.WebhookOut, 201),
+    Route("delete", "/leagues/{league_id}/webhooks/{webhook_id}",
+           "Remove a league webhook (directors)", "yes", None, s.Webhooks),
     Route("get", "/leagues/{league_id}/audit", "The directors' audit log", "yes", None, s.Audit),
     Route("post", "/games/{game_id}/pause", "Pause a game's clock (directors)", "yes",
            s.ReasonIn, s.GameOut),
@@ -208,7 +220,7 @@ def _nullable(schema: dict[str, Any]) -> bool:
 
 def _parameters(route: Route) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
-    for name in ("game_id", "player_id", "league_id"):
+    for name in ("game_id", "player_id", "league_id", "webhook_id"):
         if "{" + name + "}" in route.path:
             found.append({"name": name, "in": "path", "required": True, "schema": ID})
     if route.path == "/games" and route.method == "get":

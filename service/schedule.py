@@ -6,7 +6,7 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime
 
-from service import digest, games, notify
+from service import digest, games, notify, webhooks
 from service.db import Database, enqueue
 from service.models import utcnow
 from service.tasks import Task
@@ -29,6 +29,9 @@ def sweep(database: Database, now: datetime | None = None) -> dict[str, int]:
             enqueue(session, Task.RESOLVE_TURNS, batch, now.isoformat())
         for outbox_id in mail:
             enqueue(session, Task.SEND, outbox_id)  # sent as batches after commit
+        hooks = webhooks.claim_due(session, now, database.settings.requeue_after)
+        for delivery_id in hooks:
+            enqueue(session, Task.SEND_WEBHOOK, delivery_id)
         readers = digest.due(session, database.settings, now)
     reminded = 0
     for game_id, number in reminders:
@@ -40,7 +43,13 @@ def sweep(database: Database, now: datetime | None = None) -> dict[str, int]:
     for player_id in readers:
         with database.transaction() as session:
             digests += digest.send(session, player_id, now) is not None
-    return {"turns": len(turns), "reminders": reminded, "mail": len(mail), "digests": digests}
+    return {
+        "turns": len(turns),
+        "reminders": reminded,
+        "mail": len(mail),
+        "digests": digests,
+        "webhooks": len(hooks),
+    }
 
 
 def resolve_turn(
@@ -72,6 +81,11 @@ def resolve_turns(
 
 def send_batch(database: Database, outbox_ids: Sequence[int]) -> int:
     return notify.send_many(database, outbox_ids)
+
+
+def send_webhook(database: Database, delivery_id: int) -> float | None:
+    with database.transaction() as session:
+        return webhooks.send(session, database.settings, delivery_id)
 
 
 def send(database: Database, outbox_id: int) -> float | None:

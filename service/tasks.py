@@ -22,6 +22,8 @@ class Task(StrEnum):
     """One outbox row."""
     SEND_BATCH = "pbem.send_batch"
     """A list of outbox rows (``db.batch_as`` turns many SEND into these)."""
+    SEND_WEBHOOK = "pbem.send_webhook"
+    """One webhook delivery (``service/webhooks.py``)."""
     SWEEP = "pbem.sweep"
     """Beat: due turns, due reminders, unsent mail."""
     PROCESS_INBOUND = "pbem.process_inbound"

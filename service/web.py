@@ -22,13 +22,13 @@ from flask import Blueprint, current_app, render_template, request
 from flask import session as browser_session
 from markupsafe import Markup
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
 import engine
-from service import games, i18n, players, reader, reliability
+from service import games, i18n, players, reader, reliability, webhooks
 from service.api.schemas import ZONES
 from service.db import Database
-from service.errors import NotFound
+from service.errors import NotFound, ServiceError
 from service.i18n import N_
 from service.leagues import ratings
 from service.mail import confirmation, gateway
@@ -253,9 +253,54 @@ def mail_settings(token: str) -> Any:
         return _settings_page(player, saved=True)
 
 
+@blueprint.post("/mail/<token>/webhooks")
+def add_webhook(token: str) -> Any:
+    """The settings page's webhook form (issue 25, 5): the new hook's secret is shown once."""
+    with transaction() as session:
+        player = _player(session, token)
+        if player is None:
+            return not_found(N_("This mail-settings link is not valid (or no longer is)."))
+        database: Database = current_app.extensions["pbem.database"]
+        chosen = [event for event in webhooks.EVENTS if request.form.get(f"event_{event}")]
+        data = {
+            "url": request.form.get("url", ""),
+            "format": request.form.get("format", "json"),
+            "events": chosen,
+        }
+        try:
+            with session.begin_nested():
+                hook, secret = webhooks.create(session, database.settings, data, player=player)
+        except ServiceError as error:
+            message = error.localized(page_locale(player))
+            return _settings_page(player, error=message, hooks=session), 400
+        return _settings_page(player, hooks=session, new_hook=(hook.id, secret))
+
+
+@blueprint.post("/mail/<token>/webhooks/<int:hook_id>/remove")
+def remove_webhook(token: str, hook_id: int) -> Any:
+    with transaction() as session:
+        player = _player(session, token)
+        if player is None:
+            return not_found(N_("This mail-settings link is not valid (or no longer is)."))
+        try:
+            webhooks.remove(session, hook_id, player=player)
+        except ServiceError as error:
+            message = error.localized(page_locale(player))
+            return _settings_page(player, error=message, hooks=session), 404
+        return _settings_page(player, hooks=session, removed=True)
+
+
 def _settings_page(
-    player: Player, saved: bool = False, error: str | None = None, typed_zone: str | None = None
+    player: Player,
+    saved: bool = False,
+    error: str | None = None,
+    typed_zone: str | None = None,
+    hooks: Session | None = None,
+    new_hook: tuple[int, str] | None = None,
+    removed: bool = False,
 ) -> str:
+    if hooks is None:
+        hooks = object_session(player)
     return render_template(
         "mail.html",
         player=player,
@@ -268,6 +313,11 @@ def _settings_page(
         zones=zones().values(),
         typed_zone=player.time_zone if typed_zone is None else typed_zone,
         saved=saved,
+        webhooks=webhooks.list_of(hooks, player=player) if hooks is not None else [],
+        webhook_events=webhooks.EVENT_LABELS,
+        webhook_formats=webhooks.FORMAT_LABELS,
+        new_hook=new_hook,
+        removed=removed,
         **({"error": error} if error is not None else {}),
     )
 

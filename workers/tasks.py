@@ -35,6 +35,13 @@ def send(outbox_id: int) -> None:
     schedule.send(db.current(), outbox_id)
 
 
+@celery.task(name=Task.SEND_WEBHOOK)  # type: ignore[untyped-decorator]
+@db.retrying
+def send_webhook(delivery_id: int) -> None:
+    # Like mail: a failure is recorded on the row with its next attempt; the sweep retries.
+    schedule.send_webhook(db.current(), delivery_id)
+
+
 @celery.task(name=Task.SWEEP)  # type: ignore[untyped-decorator]
 @db.retrying
 def sweep() -> dict[str, int]:

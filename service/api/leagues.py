@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, current_app
 
-from service import games
+from service import games, webhooks
 from service.api.v1 import body, caller, me, transaction, valid_id
-from service.leagues import director, leagues, page, ratings, seasons
+from service.leagues import director, leagues, ownership, page, ratings, seasons
 from service.leagues import standings as table
 from service.players import get as get_player
 
@@ -134,6 +134,33 @@ def add_director(league_id: int) -> Any:
         viewer = me(session)
         director.add_director(session, valid_id(league_id), viewer, body())
         return {"league": leagues.to_json(session, leagues.get(session, league_id), viewer)}, 201
+
+
+@blueprint.get("/leagues/<int:league_id>/webhooks")
+def league_webhooks(league_id: int) -> Any:
+    with transaction() as session:
+        league = ownership.check_league(session, me(session), valid_id(league_id))
+        hooks = webhooks.list_of(session, league=league)
+        return {"webhooks": [webhooks.to_json(session, hook) for hook in hooks]}
+
+
+@blueprint.post("/leagues/<int:league_id>/webhooks")
+def add_league_webhook(league_id: int) -> Any:
+    with transaction() as session:
+        viewer = me(session)
+        league = ownership.check_league(session, viewer, valid_id(league_id))
+        settings = current_app.extensions["pbem.database"].settings
+        hook, secret = webhooks.create(session, settings, body(), league=league, actor=viewer)
+        return {"webhook": webhooks.to_json(session, hook, secret)}, 201
+
+
+@blueprint.delete("/leagues/<int:league_id>/webhooks/<int:webhook_id>")
+def remove_league_webhook(league_id: int, webhook_id: int) -> Any:
+    with transaction() as session:
+        league = ownership.check_league(session, me(session), valid_id(league_id))
+        webhooks.remove(session, valid_id(webhook_id), league=league)
+        hooks = webhooks.list_of(session, league=league)
+        return {"webhooks": [webhooks.to_json(session, hook) for hook in hooks]}
 
 
 @blueprint.get("/leagues/<int:league_id>/audit")

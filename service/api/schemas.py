@@ -41,7 +41,7 @@ from pydantic_core import PydanticCustomError
 
 import engine
 from service.i18n import LANGUAGES, N_
-from service.models import BOARD_TEXT, NOTIFY, OWN_COPY, ROLES
+from service.models import BOARD_TEXT, NOTIFY, OWN_COPY, ROLES, WEBHOOK_EVENTS, WEBHOOK_FORMATS
 from service.players import EMAIL_PATTERN
 
 MAX_ID = 2**31 - 1
@@ -907,6 +907,46 @@ class Conditional(Response):
 
 class ConditionalOut(Response):
     conditional: Conditional | None = Field(description="none set: null")
+
+
+class WebhookIn(Request):
+    url: text(2000, "an http:// or https:// URL of a public server", NOT_BLANK, 1)
+    format: Literal[WEBHOOK_FORMATS] = Field(
+        None, description="json (signed; the default), discord or slack"
+    )
+    events: Annotated[list[Literal[WEBHOOK_EVENTS]], Field(max_length=5)] = Field(
+        None, description="what it carries; all when left out (a league's: no your_turn)"
+    )
+
+
+class WebhookDelivery(Response):
+    id: str = Field(description="the Pbem-Delivery header's value")
+    event: str
+    attempts: int
+    status: int | None = Field(description="the receiver's last HTTP status, if any")
+    sent_at: str | None
+    failed: bool = Field(description="given up after the last retry")
+    error: str | None
+
+
+class Webhook(Response):
+    id: int
+    url: str
+    format: Literal[WEBHOOK_FORMATS]
+    events: list[Literal[WEBHOOK_EVENTS]]
+    created_at: str
+    last_delivery: WebhookDelivery | None
+    secret: str = Field(
+        None, description="signs the json format; in the answer that made the hook only"
+    )
+
+
+class WebhookOut(Response):
+    webhook: Webhook
+
+
+class Webhooks(Response):
+    webhooks: list[Webhook]
 
 
 class NoteOut(Response):

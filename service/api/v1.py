@@ -10,7 +10,7 @@ from flask import Blueprint, Response, current_app, g, request
 from sqlalchemy.orm import Session
 from werkzeug.exceptions import HTTPException
 
-from service import conditional, games, i18n, notes, openapi, players, reliability
+from service import conditional, games, i18n, notes, openapi, players, reliability, webhooks
 from service.api import gate
 from service.db import Database
 from service.errors import BadRequest, Unauthorized
@@ -168,6 +168,30 @@ def take_vacation() -> Any:
         player = me(session)
         players.take_vacation(session, player, body().get("days"))
         return {"player": players.to_json(player, private=True)}
+
+
+@blueprint.get("/players/me/webhooks")
+def own_webhooks() -> Any:
+    with transaction() as session:
+        hooks = webhooks.list_of(session, player=me(session))
+        return {"webhooks": [webhooks.to_json(session, hook) for hook in hooks]}
+
+
+@blueprint.post("/players/me/webhooks")
+def add_webhook() -> Any:
+    with transaction() as session:
+        player, database = me(session), current_app.extensions["pbem.database"]
+        hook, secret = webhooks.create(session, database.settings, body(), player=player)
+        return {"webhook": webhooks.to_json(session, hook, secret)}, 201
+
+
+@blueprint.delete("/players/me/webhooks/<int:webhook_id>")
+def remove_webhook(webhook_id: int) -> Any:
+    with transaction() as session:
+        player = me(session)
+        webhooks.remove(session, valid_id(webhook_id), player=player)
+        hooks = webhooks.list_of(session, player=player)
+        return {"webhooks": [webhooks.to_json(session, hook) for hook in hooks]}
 
 
 @blueprint.get("/players/<int:player_id>")

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Select, func, select, update
+from sqlalchemy import Select, func, or_, select, update
 from sqlalchemy.orm import Session, joinedload, with_expression
 
 import engine
@@ -54,6 +54,7 @@ from service.models import (
     Seat,
     Step,
     Turn,
+    Webhook,
 )
 
 Events = list[GameEvent]
@@ -141,8 +142,8 @@ def lock_row(session: Session, game_id: int) -> Game:
     """The game row locked for this transaction, then read with everything its acts need,
     in two statements: its open turn, seats, seated players with their addresses and
     vacations (a few rows each), the step count, the league round its mails show, the
-    chain's head and whether it has active conditional moves. These are kept on the unit of
-    work (:class:`service.db.Work`; issue 23).
+    chain's head, whether it has active conditional moves and whether it has webhooks. These
+    are kept on the unit of work (:class:`service.db.Work`; issue 23).
 
     The lock is taken first, by itself: on PostgreSQL a statement that waits for a row lock
     returns that row as it is now, but every other row it reads as of its start, before the
@@ -160,6 +161,7 @@ def lock_row(session: Session, game_id: int) -> Game:
     work.league_rounds[game.id] = league
     work.chain_heads[game.id] = None if row.head is None else (row.head, row.head_hash)
     work.conditionals[game.id] = bool(row.conditionals)
+    work.webhooks[game.id] = bool(row.webhooks)
     keep_turn(session, game.open_turn)
     return game
 
@@ -179,6 +181,10 @@ def _reading(game_id: int) -> Select[Any]:
     pending = select(ConditionalMove.id).where(
         ConditionalMove.game_id == game_id, ConditionalMove.status == "active"
     )  # "active": service.conditional.ACTIVE (which builds on games)
+    seated = select(Seat.player_id).where(Seat.game_id == game_id)
+    hooked = select(Webhook.id).where(  # any webhook of its players or league (service.webhooks)
+        or_(Webhook.player_id.in_(seated), Webhook.league_id == Pairing.league_id)
+    )
     return (
         select(
             Game,
@@ -188,6 +194,7 @@ def _reading(game_id: int) -> Select[Any]:
             head.with_only_columns(ChainLink.number).scalar_subquery().label("head"),
             head.with_only_columns(ChainLink.hash).scalar_subquery().label("head_hash"),
             pending.exists().label("conditionals"),
+            hooked.exists().label("webhooks"),
         )
         .outerjoin(Pairing, Pairing.game_id == Game.id)
         .outerjoin(League, League.id == Pairing.league_id)

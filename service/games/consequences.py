@@ -8,10 +8,12 @@ this order:
    written first because every mail names the newest link;
 2. the resolve task, when a sealed turn is complete;
 3. notifications (``service.notify``): turn results, the end, draw news, new deadlines;
-4. leagues (``service.leagues.leagues.game_finished``): rate the game, record the result,
+4. webhooks (``service.webhooks.game_events``): one delivery per hook and public event, sent
+   after commit;
+5. leagues (``service.leagues.leagues.game_finished``): rate the game, record the result,
    queue the league's next step;
-5. conditional moves (``service.conditional.after_step``), after an alternating move a
-   player sent: they may answer it at once (their answers come back here, without step 5).
+6. conditional moves (``service.conditional.after_step``), after an alternating move a
+   player sent: they may answer it at once (their answers come back here, without step 6).
 
 Leagues and conditional moves build on ``service.games``; they are imported inside
 :func:`hand_off`, not at the top, so that importing ``service.games`` does not import them
@@ -28,7 +30,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service import chain, notify, reader, receipts
+from service import chain, notify, reader, receipts, webhooks
 from service.db import enqueue, work_of
 from service.games import queries
 from service.games.events import (
@@ -67,6 +69,7 @@ def hand_off(
             enqueue(session, RESOLVE_TASK, game.id, event.turn)
     _last_move(session, game, events)
     _notify(session, game, events)
+    webhooks.game_events(session, game, events)
     ended = [event for event in events if isinstance(event, GameEnded)]
     if ended:
         # leagues import games: imported here, when a game ends, not when games is imported
@@ -114,7 +117,8 @@ def _chain(session: Session, game: Game, events: Sequence[GameEvent]) -> None:
 
 
 def _read_once(session: Session, game: Game) -> None:
-    """The chain's head and whether the game has active conditional moves, in one statement
+    """The chain's head, whether the game has active conditional moves and whether it has
+    webhooks (of its players or league), in one statement
     (issue 23). Read now, not with the game's lock: another transaction may have written
     either while we waited for the lock, which that statement's snapshot does not show."""
     work = work_of(session)
@@ -123,8 +127,10 @@ def _read_once(session: Session, game: Game) -> None:
     pending = select(ConditionalMove.id).where(
         ConditionalMove.game_id == game.id, ConditionalMove.status == "active"
     )  # "active": service.conditional.ACTIVE (which builds on games)
-    row = chain.read_head(session, game, pending.exists().label("conditionals"))
+    hooks = webhooks.exists_for(game.id).label("webhooks")
+    row = chain.read_head(session, game, pending.exists().label("conditionals"), hooks)
     work.conditionals[game.id] = bool(row.conditionals)
+    work.webhooks[game.id] = bool(row.webhooks)
 
 
 def _last_move(session: Session, game: Game, events: Sequence[GameEvent]) -> None:

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from engine import EngineError, Outcome
-from service import clock, games, players, reliability
+from service import clock, games, players, reliability, webhooks
 from service.db import enqueue
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, from_engine
 from service.i18n import N_
@@ -534,6 +534,7 @@ def _close_round(
     row.finished_at = now
     standings = standings_json(session, league)
     mail.standings(session, league, row.number, standings, next_round_at=next_round_at)
+    webhooks.standings(session, league, row.number, standings)
     return True
 
 
@@ -647,7 +648,9 @@ def _start_game(session: Session, league: League, row: Pairing, now: datetime) -
 
 def _finish_league(session: Session, league: League, now: datetime) -> None:
     league.status, league.finished_at = FINISHED, now
-    mail.standings(session, league, league.round, standings_json(session, league), final=True)
+    document = standings_json(session, league)
+    mail.standings(session, league, league.round, document, final=True)
+    webhooks.standings(session, league, league.round, document, final=True)
 
 
 # -- when a game ends (service.games.consequences) ----------------------------------------
