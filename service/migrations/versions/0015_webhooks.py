@@ -1,6 +1,6 @@
 """webhooks and webhook_deliveries: outgoing webhooks per player and league (issue 25, 5)
 
-Revision ID: 0017
+Revision ID: 0015
 Revises: 0014
 Create Date: 2026-11-29 06:00:00
 """
@@ -12,7 +12,7 @@ from alembic import op
 
 import service.models
 
-revision = "0017"
+revision = "0015"
 down_revision = "0014"
 branch_labels = None
 depends_on = None
