@@ -50,6 +50,9 @@ reminder           GAME, ``turn``, ``deadline``, ``hours_left`` (float: the real
                    time bank of an alternating one; "" for none)
 draw_news          GAME, ``actor`` (seat), ``news`` (``offered a draw``, ``declined the draw
                    offer``, ``withdrew their draw offer``...): told at once to the others
+takeback_news      GAME, ``actor`` (seat), ``news`` (``offered to take back their last move``,
+                   ``declined the takeback``, ``took back their last move...``), ``move``
+                   (the move taken back, or ""): issue 25; told at once
 move_receipt       GAME, ``turn`` (the turn played), ``move`` (text): the mover's one-line
                    copy of their own move (``Player.own_copy`` = ``short``)
 default_orders     GAME, ``turn`` (the missed turn), ``orders`` (the default orders applied
@@ -128,6 +131,7 @@ KINDS: Mapping[str, tuple[str, ...]] = {
     "opponent_moved": (*GAME, "mover", "move", "events", "deadline"),
     "reminder": (*GAME, "turn", "deadline", "hours_left", "warning"),
     "draw_news": (*GAME, "actor", "news"),
+    "takeback_news": (*GAME, "actor", "news", "move"),
     "move_receipt": (*GAME, "turn", "move"),
     "default_orders": (*GAME, "turn", "orders", "events", "deadline", "receipts"),
     "game_over": (*GAME, "record", "dice_seed", "commitment", "receipts"),
