@@ -117,17 +117,12 @@ def test_takeback_refused_in_sealed_games_and_games_with_dice(database: Database
 # -- (b) send delay ----------------------------------------------------------------------------
 
 
-def _delay(database: Database, address: str, minutes: int) -> None:
-    with database.transaction() as session:
-        player = session.scalars(select(Player).where(Player.name == "Alice")).one()
-        player.send_delay_minutes = minutes
-
-
 def test_send_delay_holds_a_mailed_move_and_undo_cancels_it(
     database: Database, alice: Client
 ) -> None:
     game_id, _, _ = make_game(database, options={"pile": "7"})
-    assert alice.ok("PATCH", "/players/me", {"send_delay_minutes": 5})["send_delay_minutes"] == 5
+    me = alice.ok("PATCH", "/players/me", {"send_delay_minutes": 5})["player"]
+    assert me["send_delay_minutes"] == 5
     row = answer(database, ALICE, game_id, "take 2")
     assert row.status == "processed", row.result
     assert "your move take 2 will be played at" in (row.result or "")
