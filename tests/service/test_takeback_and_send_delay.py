@@ -11,7 +11,7 @@ from service import chain, schedule
 from service.db import Database
 from service.mail import gateway
 from service.mail.models import InboundMessage
-from service.models import Game, HeldMove, Player, Step, utcnow
+from service.models import Game, HeldMove, Step, utcnow
 from tests.service.conftest import Client
 from tests.service.gateway_kit import game_row, inbound, latest, mails, make_game, reply, text_of
 
