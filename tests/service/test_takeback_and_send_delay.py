@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import select
 
 from service import chain, schedule
@@ -86,21 +87,42 @@ def test_takeback_after_the_opponent_moved_is_refused(database: Database) -> Non
     assert moves(database, game_id) == ["take 2", "take 1", "take 1"]
 
 
-def test_takeback_by_api_and_the_record_verifies(
-    database: Database, alice: Client, bob: Client
+@pytest.mark.parametrize(
+    ("name", "options", "first", "instead"),
+    [
+        ("countdown", {"pile": "7"}, "take 2", "take 1"),
+        ("epaminondas", {}, "a1-a3", "a1-c3"),
+        ("anti-grid", {}, "c1-c4", "c1-c3"),
+    ],
+)
+def test_takeback_by_api_and_the_exported_record_verifies(
+    database: Database,
+    alice: Client,
+    bob: Client,
+    name: str,
+    options: dict[str, str],
+    first: str,
+    instead: str,
 ) -> None:
-    game_id, _, _ = make_game(database, options={"pile": "7"})
-    alice.ok("POST", f"/games/{game_id}/moves", {"turn": 1, "text": "take 2"})
+    game_id, _, _ = make_game(database, name, options)
+    alice.ok("POST", f"/games/{game_id}/moves", {"turn": 1, "text": first})
     alice.ok("POST", f"/games/{game_id}/takeback/offer")
     game = bob.ok("POST", f"/games/{game_id}/takeback/accept")["game"]
     assert game["turn"] == 3 and game["to_act"] == [0]
-    alice.ok("POST", f"/games/{game_id}/moves", {"turn": 3, "text": "take 1"})
+    alice.ok("POST", f"/games/{game_id}/moves", {"turn": 3, "text": instead})
     record = alice.ok("GET", f"/games/{game_id}/record")
     assert [link["kind"] for link in record["chain"]] == ["start", "move", "takeback", "move"]
     report = chain.verify(record)
     assert report.ok, report.lines
-    forged = {**record, "steps": [{"kind": "move", "seat": 0, "text": "take 2"}, *record["steps"]]}
+    assert [step["text"] for step in record["steps"]] == [instead]
+    forged = {**record, "steps": [{"kind": "move", "seat": 0, "text": first}, *record["steps"]]}
     assert not chain.verify(forged).ok  # the record's steps must be the chain's
+    links = record["chain"][:3]  # start, move, takeback: then the same takeback again
+    data, prev = links[2]["data"], links[2]["hash"]
+    again = {"n": 3, "prev": prev, "kind": "takeback", "data": data}
+    again["hash"] = chain.link_hash(3, prev, "takeback", data)
+    report = chain.verify({**record, "chain": [*links, again], "steps": []})
+    assert "which is not the last step" in str(report.fault), report.lines
 
 
 def test_takeback_refused_in_sealed_games_and_games_with_dice(database: Database) -> None:
