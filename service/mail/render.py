@@ -463,6 +463,22 @@ COMMANDS = (
     ("draw", N_("offer a draw, or accept the one offered to you")),
     ("decline", N_("turn down a draw offer or an invitation")),
     ("draw off", N_("take back your own draw offer")),
+    (
+        "takeback",
+        N_(
+            "offer to take back your last move, until your opponent replies "
+            "(Epaminondas, Anti-Grid)"
+        ),
+    ),
+    ("takeback accept|decline", N_("answer your opponent's offer to take back their last move")),
+    (
+        "delay <minutes>",
+        N_(
+            "hold the moves you mail that many minutes, so that 'undo' can cancel them "
+            "('delay off')"
+        ),
+    ),
+    ("undo", N_("cancel your move held by the send delay")),
     ("board  or  status", N_("get the current board and whose turn it is")),
     ("wait", N_("keep a sealed turn open until its deadline even when all orders are in")),
     ("vacation on|off", N_("stop your clocks while you are away, and start them again")),
@@ -476,6 +492,9 @@ _LOCAL_COMMANDS: Mapping[str, tuple[str, ...]] = {
     "draw": ("draw",),
     "decline": ("decline",),
     "draw off": ("draw off",),
+    "takeback": ("takeback",),
+    "takeback accept|decline": ("takeback accept", "takeback decline"),
+    "undo": ("undo",),
     "board  or  status": ("board",),
     "wait": ("wait",),
     "vacation on|off": ("vacation on", "vacation off"),
