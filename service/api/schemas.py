@@ -852,6 +852,9 @@ class GameSummary(Response):
     waiting: list[int]
     deadline: str | None
     draw_offers: list[int]
+    takeback_offer: int | None = Field(
+        None, description="the seat offering to take its last move back, while the offer stands"
+    )
     status_line: str
     result: dict[str, Any] | None
     commitment: str | None = Field(description="dice games: the hash of the secret seed")

@@ -106,9 +106,12 @@ def test_takeback_by_api_and_the_exported_record_verifies(
 ) -> None:
     game_id, _, _ = make_game(database, name, options)
     alice.ok("POST", f"/games/{game_id}/moves", {"turn": 1, "text": first})
-    alice.ok("POST", f"/games/{game_id}/takeback/offer")
+    refused = bob.request("POST", f"/games/{game_id}/takeback/accept")
+    assert refused.status_code == 409 and refused.get_json()["error"]["code"] == "no_offer"
+    offered = alice.ok("POST", f"/games/{game_id}/takeback/offer")["game"]
+    assert offered["takeback_offer"] == 0
     game = bob.ok("POST", f"/games/{game_id}/takeback/accept")["game"]
-    assert game["turn"] == 3 and game["to_act"] == [0]
+    assert game["turn"] == 3 and game["to_act"] == [0] and game["takeback_offer"] is None
     alice.ok("POST", f"/games/{game_id}/moves", {"turn": 3, "text": instead})
     record = alice.ok("GET", f"/games/{game_id}/record")
     assert [link["kind"] for link in record["chain"]] == ["start", "move", "takeback", "move"]
@@ -145,10 +148,13 @@ def test_send_delay_holds_a_mailed_move_and_undo_cancels_it(
     game_id, _, _ = make_game(database, options={"pile": "7"})
     me = alice.ok("PATCH", "/players/me", {"send_delay_minutes": 5})["player"]
     assert me["send_delay_minutes"] == 5
+    assert alice.request("PATCH", "/players/me", {"send_delay_minutes": -1}).status_code == 400
     row = answer(database, ALICE, game_id, "take 2")
     assert row.status == "processed", row.result
     assert "your move take 2 will be played at" in (row.result or "")
     assert "unless you reply 'undo'" in (row.result or "")
+    receipt = " ".join(text_of(latest(database, ALICE, game_id)).split())
+    assert "your move take 2 will be played at" in receipt, receipt
     assert moves(database, game_id) == [] and game_row(database, game_id)["turn"] == 1
     row = answer(database, ALICE, game_id, "undo")
     assert row.status == "processed" and "was cancelled" in (row.result or ""), row.result
