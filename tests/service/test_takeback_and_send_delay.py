@@ -8,11 +8,11 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from service import chain, schedule
+from service import chain, records, schedule
 from service.db import Database
 from service.mail import gateway
 from service.mail.models import InboundMessage
-from service.models import Game, HeldMove, Step, utcnow
+from service.models import Game, HeldMove, Player, Step, utcnow
 from tests.service.conftest import Client
 from tests.service.gateway_kit import game_row, inbound, latest, mails, make_game, reply, text_of
 
@@ -126,6 +126,20 @@ def test_takeback_by_api_and_the_exported_record_verifies(
     again["hash"] = chain.link_hash(3, prev, "takeback", data)
     report = chain.verify({**record, "chain": [*links, again], "steps": []})
     assert "which is not the last step" in str(report.fault), report.lines
+
+
+def test_a_record_with_a_takeback_imports(database: Database, alice: Client, bob: Client) -> None:
+    game_id, _, _ = make_game(database, options={"pile": "7"})
+    alice.ok("POST", f"/games/{game_id}/moves", {"turn": 1, "text": "take 2"})
+    alice.ok("POST", f"/games/{game_id}/takeback/offer")
+    bob.ok("POST", f"/games/{game_id}/takeback/accept")
+    alice.ok("POST", f"/games/{game_id}/moves", {"turn": 3, "text": "take 1"})
+    with database.transaction() as session:
+        data = records.export(session, game_id)
+        admin = session.scalars(select(Player).where(Player.name == "Ada Admin")).one()
+        game = records.import_record(session, data, admin)
+        assert (game.turn, game.state["pile"]) == (4, 6)
+        assert chain.verify(records.export(session, game.id)).ok
 
 
 def test_takeback_refused_in_sealed_games_and_games_with_dice(database: Database) -> None:
