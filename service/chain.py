@@ -37,6 +37,9 @@ Kinds, and their ``data`` (``turn`` is the service's turn number the step belong
             ``replace``, ``set_result``, ``correct_result``, ``void``), ``detail`` (the new
             deadline, the reason, ``{"seat", "player", "reason"}`` or ``{"result",
             "reason"}``): a director's act, never a rewrite
+``takeback`` ``turn`` (the turn it closed), ``seat``, ``text``, ``played_in`` (the turn the
+            move was played in): the opponent consented to undo ``seat``'s last move, which
+            must be the last step; the game goes back to the position before it (issue 25)
 ``end``     ``turn``, ``by`` (``move``, ``orders``, ``resign``, ``draw``, ``time``,
             ``forfeit``, ``director``...), ``result`` (``places``, ``reason``, ``result``),
             ``seed`` (hex, or null when the game has no dice)
@@ -69,7 +72,7 @@ from service.models import ChainLink, Game
 from service.receipts import receipt
 
 GENESIS = "0" * 64
-KINDS = ("start", "move", "orders", "roll", "director", "end")
+KINDS = ("start", "move", "orders", "roll", "director", "end", "takeback")
 _KIND_NAMES = {
     "start": N_("start"),
     "move": N_("move"),
@@ -77,6 +80,7 @@ _KIND_NAMES = {
     "roll": N_("roll"),
     "director": N_("director"),
     "end": N_("end"),
+    "takeback": N_("takeback"),
 }
 """Each kind as the verifier's lines name it (the link's ``kind`` itself, in English)."""
 DIRECTOR_ACTIONS = (
@@ -338,6 +342,8 @@ class _Replay:
     steps: list[Mapping[str, Any]] = field(default_factory=list)
     sealed: list[Mapping[str, Any]] = field(default_factory=list)
     last_roll: int | None = None
+    before: list[tuple[int, State]] = field(default_factory=list)
+    """(step index, state before it) of each alternating move, for a ``takeback`` link."""
     result: Mapping[str, Any] | None = None
     report: Report = field(default_factory=Report)
 
@@ -497,8 +503,30 @@ def _replay_move(replay: _Replay, data: Mapping[str, Any]) -> None:
     if state.format(action) != data.get("text"):
         raise _Fault("%(text)s", text=f"{data.get('text')!r} is not the move's canonical text")
     replay.history.append(state.format(action))
+    replay.before.append((len(replay.steps), state))
     replay.steps.append({"kind": "move", "seat": seat, "text": state.format(action)})
     replay.state = state.play(seat, action).state
+
+
+def _replay_takeback(replay: _Replay, data: Mapping[str, Any]) -> None:
+    """The last step must be this seat's move, as written; the replay goes back before it."""
+    seat, text = data.get("seat"), data.get("text")
+    last = replay.steps[-1] if replay.steps else None
+    known = replay.before[-1] if replay.before else None
+    if (
+        last is None
+        or known is None
+        or known[0] != len(replay.steps) - 1
+        or last.get("seat") != seat
+        or last.get("text") != text
+    ):
+        raise _Fault(
+            "%(text)s",
+            text=f"a takeback of {text!r} by {replay.seat_name(seat)}, which is not the last step",
+        )
+    replay.steps.pop()
+    replay.history.pop()
+    replay.state = replay.before.pop()[1]
 
 
 def _replay_orders(replay: _Replay, data: Mapping[str, Any]) -> None:
@@ -630,6 +658,7 @@ _REPLAY = {
     "roll": _replay_roll,
     "director": _replay_director,
     "end": _replay_end,
+    "takeback": _replay_takeback,
 }
 
 

@@ -104,6 +104,7 @@ class ResolvedBy(StrEnum):
     WITHDRAWAL = "withdrawal"
     VOID = "void"
     IMPORT = "import"
+    TAKEBACK = "takeback"
 
 
 class Player(Base):
@@ -121,6 +122,9 @@ class Player(Base):
     """The language the player reads (``service.i18n.LANGUAGES``); None: not chosen yet (the
     first reply whose language shows sets it, ``gateway``; pages follow the browser)."""
     vacation_days_per_year: Mapped[float] = mapped_column(Float, default=21.0)
+    send_delay_minutes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Moves this player mails are held this many minutes before they are played, so an
+    ``undo`` can still cancel them (0: played at once; migration 0015, issue 25)."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     sign_in_spent_until: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     """The expiry (Unix seconds) of the newest sign-in link used: that link and every older
@@ -186,6 +190,9 @@ class Game(Base):
     turn: Mapped[int] = mapped_column(Integer, default=0)
     rolls: Mapped[int] = mapped_column(Integer, default=0)
     draw_offers: Mapped[list[Any]] = mapped_column(default=list)
+    takeback_offer: Mapped[dict[str, Any] | None] = mapped_column(default=None)
+    """``{"seat", "turn"}``: the seat that offered to take its last move back, in the turn it
+    was made (valid while ``turn`` is the game's turn; migration 0015, issue 25)."""
     result: Mapped[dict[str, Any] | None]
     seed: Mapped[bytes | None] = mapped_column(LargeBinary)
     commitment: Mapped[str | None] = mapped_column(String(128))
@@ -288,6 +295,23 @@ class Step(Base):
     kind: Mapped[str] = mapped_column(String(16))
     seat: Mapped[int | None] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
+
+
+class HeldMove(Base):
+    """A move received by mail from a player with a send delay: played by the sweep at
+    ``due_at`` (``status`` ``held``, then ``played``, ``undone`` or ``failed``; issue 25)."""
+
+    __tablename__ = "held_moves"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    turn: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    due_at: Mapped[datetime] = mapped_column(index=True)
+    status: Mapped[str] = mapped_column(String(16), default="held", index=True)
+    result: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class ChainLink(Base):

@@ -1004,6 +1004,18 @@ def draw_news(session: Session, game: Game, seat: int, news: str) -> None:
         queue_mail(session, kind="draw_news", to=other.player, game=game, context=context)
 
 
+def takeback_news(
+    session: Session, game: Game, seat: int, news: str, move: str = "", *, everyone: bool = False
+) -> None:
+    """Tell the other seat at once that the player at ``seat`` offered or declined a
+    takeback; once a move was taken back (``move``), tell ``everyone`` (issue 25)."""
+    for other in game.seats:
+        if other.seat == seat and not everyone:
+            continue
+        context = {"actor": seat, "news": news, "move": move}
+        queue_mail(session, kind="takeback_news", to=other.player, game=game, context=context)
+
+
 def vacation(session: Session, game: Game, to: Player, away: Player, ends: datetime) -> None:
     context = {"away": away.name, "until": ends}
     queue_mail(session, kind="vacation", to=to, game=game, context=context)

@@ -36,6 +36,9 @@ class Route:
 
 DRAW = {"offer": "Offer a draw", "accept": "Accept the draw offered", "decline":
         "Decline the draw offered", "withdraw": "Withdraw your draw offer"}  # fmt: skip
+TAKEBACK = {"offer": "Offer to take back your last move (until the opponent replies)",
+            "accept": "Accept the takeback offered: the last move is undone",
+            "decline": "Decline the takeback offered"}  # fmt: skip
 ROUTES: list[Route] = [
     Route("get", "/health", "Liveness check", "no", None, s.Health),
     Route("get", "/openapi.json", "This document", "no", None, s.Response),
@@ -91,6 +94,8 @@ ROUTES: list[Route] = [
     Route("post", "/games/{game_id}/resign", "Resign", "yes", None, s.GameOut),
     *(Route("post", f"/games/{{game_id}}/draw/{action}", summary, "yes", None, s.GameOut)
       for action, summary in DRAW.items()),
+    *(Route("post", f"/games/{{game_id}}/takeback/{action}", summary, "yes", None, s.GameOut)
+      for action, summary in TAKEBACK.items()),
     Route("patch", "/games/{game_id}/deadline", "Set the current deadline (directors, admins)",
            "yes", s.DeadlineIn, s.GameOut),
     Route("post", "/leagues", "Create a league (directors, admins)", "yes", "LeagueIn",

@@ -112,6 +112,7 @@ def update(session: Session, player: Player, data: Mapping[str, Any]) -> Player:
         "board_flip",
         "board_text",
         "language",
+        "send_delay_minutes",
         "forwarded_addresses",
     }
     unknown = sorted(set(data) - allowed)
@@ -181,11 +182,26 @@ def _preferences(player: Player, data: Mapping[str, Any]) -> None:
         player.board_text = data["board_text"]
     if "language" in data:
         player.language = _language(data["language"])
+    if "send_delay_minutes" in data:
+        player.send_delay_minutes = valid_delay(data["send_delay_minutes"])
     if "vacation_days_per_year" in data:
         days = data["vacation_days_per_year"]
         if isinstance(days, bool) or not isinstance(days, int | float) or not 0 <= days <= 366:
             raise BadRequest("vacation_days_per_year must be a number from 0 to 366")
         player.vacation_days_per_year = float(days)
+
+
+MAX_SEND_DELAY_MINUTES = 24 * 60
+
+
+def valid_delay(value: Any) -> int:
+    """A send delay (issue 25) in whole minutes, 0 (off) to a day."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1440:
+        raise BadRequest(
+            N_("send_delay_minutes must be a whole number of minutes from 0 (off) to %(most)s"),
+            values={"most": MAX_SEND_DELAY_MINUTES},
+        )
+    return value
 
 
 def _language(given: Any) -> str:
@@ -234,6 +250,7 @@ def to_json(player: Player, private: bool) -> dict[str, Any]:
             "board_flip": player.board_flip,
             "board_text": player.board_text,
             "language": player.language,
+            "send_delay_minutes": player.send_delay_minutes,
             "vacation_days_per_year": player.vacation_days_per_year,
             "vacation_days_left": vacation_days_left(player, utcnow()),
             "vacations": [

@@ -164,10 +164,21 @@ def replay(rules: engine.Game, data: Mapping[str, Any]) -> Replay:
             raise _fail(f"step {number}", str(error)) from None
 
     advance(0, run.state, ())
+    taken = _taken_back(data)
     turn = 0
     while not run.state.is_over:
         turn += 1
         run.turn_states.append(run.state)
+        if turn in taken:  # a move taken back (issue 25): in the chain, not in the steps
+            before, (seat, text) = run.state, taken[turn]
+            try:
+                played = stepping.play(before, seat, run.state.parse(seat, text))
+            except EngineError as error:
+                raise _fail(f"turn {turn}", str(error)) from None
+            run.turn_states.append(played.state)  # the turn the takeback closed
+            run.state = before
+            turn += 1
+            continue
         if index >= len(steps):
             break
         stepped: stepping.Played | stepping.Resolved
@@ -189,6 +200,19 @@ def replay(rules: engine.Game, data: Mapping[str, Any]) -> Replay:
     if index < len(steps):
         raise _fail(f"step {index + 1}", N_("the game was already over; the record goes on"))
     return run
+
+
+def _taken_back(data: Mapping[str, Any]) -> dict[int, tuple[int, str]]:
+    """The moves the chain's ``takeback`` links undid, by the turn they were played in (the
+    steps no longer list them; ``chain.verify`` checks those links when the chain is kept)."""
+    taken: dict[int, tuple[int, str]] = {}
+    for link in data.get("chain") or []:
+        link_data = link.get("data") if isinstance(link, Mapping) else None
+        if link.get("kind") == "takeback" and isinstance(link_data, Mapping):
+            played_in, seat = link_data.get("played_in"), link_data.get("seat")
+            if isinstance(played_in, int) and isinstance(seat, int):
+                taken[played_in] = (seat, str(link_data.get("text")))
+    return taken
 
 
 def _check(data: Mapping[str, Any], section: Mapping[str, Any], run: Replay) -> None:

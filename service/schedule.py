@@ -6,7 +6,7 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime
 
-from service import digest, games, notify, webhooks
+from service import digest, games, notify, send_delay, webhooks
 from service.db import Database, enqueue
 from service.models import utcnow
 from service.tasks import Task
@@ -39,6 +39,12 @@ def sweep(database: Database, now: datetime | None = None) -> dict[str, int]:
             reminded += games.remind(
                 session, game_id, number, database.settings.reminder_hours, now
             )
+    with database.transaction() as session:
+        held = send_delay.due(session, now)
+    played = 0
+    for held_id in held:  # each in its own transaction: locked, re-read, played once
+        with database.transaction() as session:
+            played += send_delay.play(session, held_id, now)
     digests = 0
     for player_id in readers:
         with database.transaction() as session:
@@ -49,6 +55,7 @@ def sweep(database: Database, now: datetime | None = None) -> dict[str, int]:
         "mail": len(mail),
         "digests": digests,
         "webhooks": len(hooks),
+        "held_moves": played,
     }
 
 

@@ -291,6 +291,13 @@ class PreferencesIn(Request):
         "(français), es (español), it (italiano), nl (Nederlands), pt (português), pl (polski), "
         "ru (русский). Until you choose, your first reply's language is taken",
     )
+    send_delay_minutes: int = Field(
+        None,
+        ge=0,
+        le=1440,
+        description="hold each move you mail this many minutes before it is played; 'undo' "
+        "by mail cancels it meanwhile (0, the default: played at once)",
+    )
     forwarded_addresses: Addresses = Field(
         None,
         description="own addresses whose mail comes through a forwarder: replies from them "
@@ -723,6 +730,7 @@ class Player(Response):
     board_flip: bool | None = None
     board_text: Literal[BOARD_TEXT] | None = None
     language: Literal[LANGUAGES] | None = None
+    send_delay_minutes: int | None = None
     vacation_days_per_year: float | None = None
     vacation_days_left: float | None = None
     vacations: list[Vacation] | None = None
@@ -865,6 +873,9 @@ class GameSummary(Response):
     waiting: list[int]
     deadline: str | None
     draw_offers: list[int]
+    takeback_offer: int | None = Field(
+        None, description="the seat offering to take its last move back, while the offer stands"
+    )
     status_line: str
     result: dict[str, Any] | None
     commitment: str | None = Field(description="dice games: the hash of the secret seed")

@@ -341,6 +341,25 @@ def draw(gid: int, action: str) -> Any:
         return {"game": games.to_json(session, game, viewer)}
 
 
+@blueprint.post(
+    "/games/<int:gid>/takeback/offer", defaults={"action": "offer"}, endpoint="takeback_offer"
+)
+@blueprint.post(
+    "/games/<int:gid>/takeback/accept", defaults={"action": "accept"}, endpoint="takeback_accept"
+)
+@blueprint.post(
+    "/games/<int:gid>/takeback/decline",
+    defaults={"action": "decline"},
+    endpoint="takeback_decline",
+)
+def takeback(gid: int, action: str) -> Any:
+    """Offer to take one's last move back, or answer the opponent's offer (issue 25)."""
+    with transaction() as session:
+        viewer = me(session)
+        game = games.takeback(session, valid_id(gid), viewer, action)
+        return {"game": games.to_json(session, game, viewer)}
+
+
 @blueprint.patch("/games/<int:gid>/deadline")
 def set_deadline(gid: int) -> Any:
     with transaction() as session:

@@ -127,6 +127,7 @@ __all__ = [
     "state_of",
     "submit",
     "summary",
+    "takeback",
     "text_record",
     "to_json",
     "wait_for_deadline",
@@ -395,3 +396,16 @@ def draw(
     now = now or utcnow()
     aggregate = load(session, game_id)
     return apply(session, aggregate, aggregate.draw(player, action, now), now)
+
+
+def takeback(
+    session: Session, game_id: int, player: Player, action: str, now: datetime | None = None
+) -> Game:
+    """``offer`` to take one's last move back, or ``accept`` / ``decline`` the opponent's
+    offer (issue 25). Only in two-player games played move by move without dice, and only
+    until the opponent has replied: an offer lapses when a move is played after it. On
+    accepting, the move is undone (the mover is to move again, in a new turn from the
+    position before it) and every player is told by mail (``takeback_news``)."""
+    now = now or utcnow()
+    aggregate = load(session, game_id)
+    return apply(session, aggregate, aggregate.takeback(player, action, now), now)

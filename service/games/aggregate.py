@@ -36,6 +36,8 @@ from service.games.events import (
     OrdersSealed,
     OrdersWithdrawn,
     Started,
+    TakebackNews,
+    TakenBack,
     TurnReady,
     TurnResolved,
 )
@@ -85,6 +87,23 @@ GAME_OVER = N_("game %(number)s is over: %(result)s")
 NO_TURN_YET = N_("there is no turn %(seen)s yet; it is turn %(turn)s")
 TURN_OVER = N_("turn %(seen)s is over, it is now turn %(turn)s (%(status)s). Since then: %(since)s")
 NOTHING_TO_REPORT = N_("nothing to report")
+NO_TAKEBACKS = N_(
+    "%(game)s has no takebacks: a move can be taken back only in a two-player game played "
+    "move by move without dice (Epaminondas, Anti-Grid)"
+)
+NO_MOVE_TO_TAKE_BACK = N_("you have no move to take back in this game")
+OPPONENT_MOVED = N_(
+    "too late to take back your move: %(name)s has moved since (%(move)s); a move can be "
+    "taken back only until the opponent replies"
+)
+TAKEBACK_ALREADY_OFFERED = N_("you have already offered to take back your last move")
+NO_TAKEBACK_OFFER = N_("there is no takeback offer to answer: only your opponent can offer one")
+TAKEBACK_LAPSED = N_(
+    "the takeback offered in turn %(turn)s has lapsed: a move was played since; a move can "
+    "be taken back only until the opponent replies"
+)
+TAKEBACK_OFFERED = N_("offered to take back their last move")
+TAKEBACK_DECLINED = N_("declined the takeback")
 
 
 def _said(message: str, code: str, translated: Sequence[str] = (), **values: Any) -> Conflict:
@@ -658,6 +677,94 @@ class LockedGame:
             outcome = Outcome.draw(game.players, "draw by agreement")
             return self.finish(outcome, now, ResolvedBy.DRAW)
         return [DrawNews(player, seat, f"{verb} a draw", tuple(offers))]
+
+    # -- takebacks (issue 25) -----------------------------------------------------------
+
+    def takeback(self, player: Player, action: str, now: datetime) -> Events:
+        """``offer`` to take one's last move back, or ``accept`` / ``decline`` the offer made
+        to one (see ``games.takeback``)."""
+        game = self.game
+        seat = seated(game, player)
+        state = self._active()
+        if action not in ("offer", "accept", "decline"):
+            raise BadRequest("action must be offer, accept or decline")
+        if state.simultaneous or has_dice(state) or game.players != 2:
+            raise _said(NO_TAKEBACKS, "no_takebacks", game=state.game.title)
+        name = state.game.seat_names[seat]
+        offer = game.takeback_offer or {}
+        standing = offer.get("turn") == game.turn
+        if action == "offer":
+            self._last_move_of(seat, state)
+            if standing and offer.get("seat") == seat:
+                raise _said(TAKEBACK_ALREADY_OFFERED, "already_offered")
+            game.takeback_offer = {"seat": seat, "turn": game.turn}
+            self.log("takeback", f"{name} offered to take back their last move", seat)
+            return [TakebackNews(player, seat, TAKEBACK_OFFERED)]
+        if not offer or offer.get("seat") == seat:
+            raise _said(NO_TAKEBACK_OFFER, "no_offer")
+        if not standing:
+            raise _said(TAKEBACK_LAPSED, "offer_lapsed", turn=offer.get("turn"))
+        if action == "decline":
+            game.takeback_offer = None
+            self.log("takeback", f"{name} declined the takeback", seat)
+            return [TakebackNews(player, seat, TAKEBACK_DECLINED)]
+        return self._take_back(int(offer["seat"]), state, now)
+
+    def _last_move_of(self, seat: int, state: State) -> Step:
+        """The game's last step, if it is ``seat``'s move of the turn before this one (which
+        it closed); else the refusal saying why it cannot be taken back."""
+        last = self.session.scalar(
+            select(Step).where(Step.game_id == self.game.id).order_by(Step.number.desc()).limit(1)
+        )
+        if last is None or last.kind != "move" or last.seat is None:
+            raise _said(NO_MOVE_TO_TAKE_BACK, "no_move")
+        if last.seat != seat or last.turn != self.game.turn - 1:
+            other = state.game.seat_names[last.seat]
+            raise _said(OPPONENT_MOVED, "opponent_moved", name=other, move=last.text)
+        return last
+
+    def _take_back(self, seat: int, state: State, now: datetime) -> Events:
+        """Undo ``seat``'s last move: the turn it closed is reopened as a new turn, from the
+        position before it (turns are numbered on; the step row of the move goes, its order
+        row is void, and the chain records the takeback as a link of its own)."""
+        game, session = self.game, self.session
+        step = self._last_move_of(seat, state)
+        played_in = step.turn
+        before_row = session.scalar(
+            select(Turn).where(Turn.game_id == game.id, Turn.number == played_in)
+        )
+        if before_row is None:
+            raise _said(NO_MOVE_TO_TAKE_BACK, "no_move")
+        before = engine.state_from_json(before_row.state)
+        text, name = step.text, state.game.seat_names[seat]
+        session.execute(
+            update(Order)
+            .where(
+                Order.game_id == game.id,
+                Order.turn == played_in,
+                Order.seat == seat,
+                Order.status == OrderStatus.PLAYED,
+            )
+            .values(status=OrderStatus.VOID),
+            execution_options={"synchronize_session": "fetch"},
+        )
+        session.delete(step)
+        session.flush()
+        if self._steps is not None:
+            self._steps -= 1
+        if self._moves:
+            self._moves.pop()
+        told = Event(f"{name} took back {text}", "takeback", seat)
+        closed = game.turn
+        if self.turn is not None:
+            self.turn.resolved_at, self.turn.resolved_by = now, ResolvedBy.TAKEBACK
+            self.turn.events = [told.to_json()]
+        self.log("takeback", told.text, seat)
+        game.draw_offers, game.takeback_offer = [], None
+        game.state, self.state = before.to_json(), before
+        game.turn += 1
+        self.turn = self._turn(game.turn, before, now, self._deadline(before, now))
+        return [TakenBack(played_in, seat, text, closed, game.turn, before)]
 
     def set_result(self, actor: str, outcome: Outcome, why: str, by: str, now: datetime) -> Events:
         """A director ends the running game with ``outcome``: the act, then the end."""

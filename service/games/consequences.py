@@ -4,10 +4,12 @@ After a :class:`~service.games.aggregate.LockedGame` method has written the game
 unit of work passes its events here, in the same transaction, and each consumer reacts in
 this order:
 
-1. the chain (``service.chain``): one link per step, director act and end, in event order,
+1. the chain (``service.chain``): one link per step, takeback, director act and end, in
+   event order,
    written first because every mail names the newest link;
 2. the resolve task, when a sealed turn is complete;
-3. notifications (``service.notify``): turn results, the end, draw news, new deadlines;
+3. notifications (``service.notify``): turn results, the end, draw and takeback news, new
+   deadlines;
 4. webhooks (``service.webhooks.game_events``): one delivery per hook and public event, sent
    after commit;
 5. leagues (``service.leagues.leagues.game_finished``): rate the game, record the result,
@@ -43,13 +45,17 @@ from service.games.events import (
     Moved,
     OrdersRevealed,
     Started,
+    TakebackNews,
+    TakenBack,
     TurnReady,
     TurnResolved,
 )
+from service.i18n import N_
 from service.models import ConditionalMove, Game, ResolvedBy
 from service.tasks import Task
 
 RESOLVE_TASK = Task.RESOLVE_TURN
+TAKEN_BACK = N_("took back their last move, with their opponent's consent")
 
 
 def hand_off(
@@ -98,6 +104,9 @@ def _chain(session: Session, game: Game, events: Sequence[GameEvent]) -> None:
             links.append(
                 ("roll", {"turn": event.turn, "roll": event.roll, "outcome": event.outcome})
             )
+        elif isinstance(event, TakenBack):
+            data = {"turn": event.closed, "seat": event.seat, "text": event.text}
+            links.append(("takeback", {**data, "played_in": event.turn}))
         elif isinstance(event, DeadlineChanged) and event.actor is not None:
             detail = event.deadline.isoformat() if event.deadline else None
             links.append(("director", chain.director_data(event.actor, "deadline", detail)))
@@ -199,3 +208,7 @@ def _notify(session: Session, game: Game, events: Sequence[GameEvent]) -> None:
                 notify.your_turn(session, game, player, event.deadline)
         elif isinstance(event, DrawNews):
             notify.draw_news(session, game, event.seat, event.news)
+        elif isinstance(event, TakebackNews):
+            notify.takeback_news(session, game, event.seat, event.news)
+        elif isinstance(event, TakenBack):
+            notify.takeback_news(session, game, event.seat, TAKEN_BACK, event.text, everyone=True)

@@ -142,6 +142,29 @@ class DrawNews:
     offers: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class TakebackNews:
+    """A takeback offered or declined (issue 25): ``news`` says which, in English."""
+
+    player: Player
+    seat: int
+    news: str
+
+
+@dataclass(frozen=True)
+class TakenBack:
+    """The move ``text`` of ``seat`` (played in turn ``turn``) was taken back by consent:
+    turn ``closed`` ended with it and turn ``opened`` has the position before the move,
+    ``seat`` to move again."""
+
+    turn: int
+    seat: int
+    text: str
+    closed: int
+    opened: int
+    state: State
+
+
 GameEvent = (
     Started
     | Moved
@@ -155,4 +178,6 @@ GameEvent = (
     | DeadlineChanged
     | DirectorActed
     | DrawNews
+    | TakebackNews
+    | TakenBack
 )

@@ -299,12 +299,19 @@ def summary(
         "waiting": list(turn.waiting) if active and turn else [],
         "deadline": turn.deadline.isoformat() if active and turn and turn.deadline else None,
         "draw_offers": game.draw_offers,
+        "takeback_offer": _takeback_offer(game) if active else None,
         "status_line": (
             f"Game over: {result_text(game)}" if game.status != ACTIVE else state.status()
         ),
         "result": game.result,
         "commitment": game.commitment,
     }
+
+
+def _takeback_offer(game: Game) -> int | None:
+    """The seat offering to take its last move back, while the offer stands (issue 25)."""
+    offer = game.takeback_offer or {}
+    return offer.get("seat") if offer.get("turn") == game.turn else None
 
 
 def list_for(session: Session, player: Player, which: str) -> list[dict[str, Any]]:

@@ -105,6 +105,13 @@ class Kind(StrEnum):
     ACCEPT = "accept"
     """Accept the offer made to the player (a draw offer); never makes an offer itself."""
     DECLINE = "decline"
+    TAKEBACK = "takeback"
+    """``argument`` ``offer``: take my last move back; ``accept`` / ``decline`` the takeback
+    my opponent offered (issue 25)."""
+    UNDO = "undo"
+    """Cancel the move I mailed that is held by my send delay (issue 25)."""
+    DELAY = "delay"
+    """Hold my mailed moves ``argument`` minutes (``0``: off) before they count (issue 25)."""
     BOARD = "board"
     HELP = "help"
     WAIT = "wait"
@@ -171,6 +178,15 @@ _COMMAND_PHRASES: tuple[tuple[Kind, str, str], ...] = (
         "decline|i decline|decline draw|decline the draw|decline draw offer|"
         "decline the draw offer|no draw",
     ),
+    (
+        Kind.TAKEBACK,
+        "offer",
+        "takeback|take back|take back my move|take back my last move|offer takeback|"
+        "i offer a takeback",
+    ),
+    (Kind.TAKEBACK, "accept", "takeback accept|accept takeback|accept the takeback"),
+    (Kind.TAKEBACK, "decline", "takeback decline|decline takeback|decline the takeback"),
+    (Kind.UNDO, "", "undo|undo my move|undo move"),
     (Kind.BOARD, "", "board|status|show board|show the board"),
     (Kind.HELP, "", "help"),
     (Kind.WAIT, "on", "wait|wait on"),
@@ -184,6 +200,10 @@ _MEANS: Mapping[str, tuple[Kind, str]] = {
     "draw off": (Kind.DRAW, "off"),
     "accept": (Kind.ACCEPT, ""),
     "decline": (Kind.DECLINE, ""),
+    "takeback": (Kind.TAKEBACK, "offer"),
+    "takeback accept": (Kind.TAKEBACK, "accept"),
+    "takeback decline": (Kind.TAKEBACK, "decline"),
+    "undo": (Kind.UNDO, ""),
     "board": (Kind.BOARD, ""),
     "help": (Kind.HELP, ""),
     "wait": (Kind.WAIT, "on"),
@@ -218,6 +238,7 @@ English and in the other eight languages (``phrases.COMMAND_PHRASES``: ``aufgebe
 _ACTING = ("resign", "draw", "draw off", "accept", "decline")
 _COMMAND_WORDS = frozenset(
     {"resign", "draw", "accept", "decline", "board", "status", "help", "wait", "vacation"}
+    | {"takeback", "undo"}
     | {"preview"}
     | {
         phrase
@@ -246,6 +267,11 @@ _HOW_TO: Mapping[str, str] = {
     "draw": "to offer or accept a draw, write 'draw' alone on a line",
     "accept": "to accept a draw offer, write 'accept' alone on a line",
     "decline": "to decline a draw offer, write 'decline' alone on a line",
+    "takeback": (
+        "to offer to take back your last move, write 'takeback' alone on a line; to answer "
+        "an offer, 'takeback accept' or 'takeback decline'"
+    ),
+    "undo": "to cancel a move held by your send delay, write 'undo' alone on a line",
     "board": "to get the board, write 'board' alone on a line",
     "status": "to get the board, write 'status' alone on a line",
     "help": "to get the list of commands, write 'help' alone on a line",
@@ -296,6 +322,15 @@ _LANGUAGE_RE = re.compile(
     re.I,
 )
 """``language de``, ``Sprache: Deutsch``, ``язык ru``: one word after the command's word."""
+DELAY_WORDS = (
+    "delay", "send delay", "verzögerung", "délai", "retraso", "ritardo", "vertraging",
+    "atraso", "opóźnienie", "задержка",
+)  # fmt: skip
+_DELAY_RE = re.compile(
+    rf"(?:{'|'.join(DELAY_WORDS)})\s*[:=]?\s*(?P<minutes>\d{{1,4}}|off|0)(?:\s*(?:min|minutes|minuten|minutos|minuti|minuten|minut|минут))?",
+    re.I,
+)
+"""``delay 5``, ``delay off``, ``Verzögerung 10``, ``задержка 5``: the send delay in minutes."""
 
 
 def read_commands(text: str) -> list[Command]:
@@ -352,7 +387,15 @@ def read_command(line: str) -> Command | None:
     preview = _PREVIEW_RE.fullmatch(line.strip())
     if preview and preview["move"].strip():
         return Command(Kind.PREVIEW, preview["move"].strip(), line.strip())
-    return _language(line.strip())
+    return _delay(line.strip()) or _language(line.strip())
+
+
+def _delay(line: str) -> Command | None:
+    found = _DELAY_RE.fullmatch(_normal(line))
+    if not found:
+        return None
+    minutes = "0" if found["minutes"].lower() == "off" else str(int(found["minutes"]))
+    return Command(Kind.DELAY, minutes, line)
 
 
 _CLAUSE_RE = re.compile(r"[^.!?;,]+[.!?;,]*")
@@ -424,7 +467,7 @@ def _read_line(line: str) -> Command:
     preview = _PREVIEW_RE.fullmatch(line)
     if preview and preview["move"].strip():
         return Command(Kind.PREVIEW, preview["move"].strip(), line)
-    language = _language(line)
+    language = _delay(line) or _language(line)
     if language is not None:
         return language
     if normal in _LANGUAGE_WORDS:

@@ -52,7 +52,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
 
-from service import conditional, games, i18n, notes, notify, players
+from service import conditional, games, i18n, notes, notify, players, send_delay
 from service.config import Settings
 from service.db import Database, enqueue, is_conflict
 from service.errors import ServiceError
@@ -774,6 +774,11 @@ class _Handling:
                     headline=say(N_("Orders received")),
                     shown=shown + noted,
                 )
+            if player.send_delay_minutes > 0:
+                row = send_delay.hold(session, game, player, token.turn, move, now)
+                text, shown = send_delay.receipt(row, player)
+                headline = say(N_("Your move %(move)s is held"), move=move)
+                return _Done(command, True, text, headline=headline, shown=shown)
             games.submit(session, gid, player, token.turn, move, CHANNEL, now)
             played = f"played {move}{_noted(command)}"
             return _Done(
@@ -814,6 +819,47 @@ class _Handling:
             return _Done(
                 command, True, "you resigned; the game is over", self_notifying=True, shown=shown
             )
+        if kind is Kind.TAKEBACK or (
+            kind in (Kind.ACCEPT, Kind.DECLINE) and _takeback_offered_to(game, player)
+        ):
+            action = command.argument or ("accept" if kind is Kind.ACCEPT else "decline")
+            games.takeback(session, gid, player, action, now)
+            said = {
+                "offer": N_("takeback offered (your opponent is told at once)"),
+                "accept": N_("takeback accepted: the move was taken back"),
+                "decline": N_("takeback declined (your opponent is told at once)"),
+            }
+            headlines = {
+                "offer": N_("Takeback offered"),
+                "accept": N_("Takeback accepted"),
+                "decline": N_("Takeback declined"),
+            }
+            return _Done(
+                command,
+                True,
+                said[action],
+                self_notifying=action == "accept",
+                headline=say(headlines[action]),
+                shown=say(said[action]),
+            )
+        if kind is Kind.UNDO:
+            text, shown = send_delay.undo(session, gid, player, now)
+            return _Done(command, True, text, headline=say(N_("Move cancelled")), shown=shown)
+        if kind is Kind.DELAY:
+            minutes = send_delay.valid_delay(int(command.argument))
+            player.send_delay_minutes = minutes
+            if minutes:
+                message = N_(
+                    "send delay set to %(minutes)s minutes: your mailed moves wait that long, "
+                    "and 'undo' cancels them"
+                )
+                text = message % {"minutes": minutes}
+                shown = say(message, minutes=minutes)
+                headline = say(N_("Send delay: %(minutes)s minutes"), minutes=minutes)
+            else:
+                text = N_("send delay off: your mailed moves are played at once")
+                shown, headline = say(text), say(N_("Send delay off"))
+            return _Done(command, True, text, headline=headline, shown=shown)
         if kind in (Kind.DRAW, Kind.ACCEPT, Kind.DECLINE):
             action = {Kind.DRAW: "offer", Kind.ACCEPT: "accept", Kind.DECLINE: "decline"}[kind]
             action = "withdraw" if command.argument == "off" else action
@@ -1141,6 +1187,15 @@ def _failed(why: str, game: Game | None, player: Player) -> str:
         "it, send it again straight from your own mailbox (a forwarder or mailing list "
         f"changes mail so that its signature no longer checks out){browser}"
     )
+
+
+def _takeback_offered_to(game: Game, player: Player) -> bool:
+    """Whether a bare ``accept`` / ``decline`` answers a takeback: one is offered to the
+    player in this turn and no draw offer is open (issue 25)."""
+    offer = game.takeback_offer or {}
+    if offer.get("turn") != game.turn or game.draw_offers:
+        return False
+    return any(s.seat != offer.get("seat") and s.player_id == player.id for s in game.seats)
 
 
 def _noted(command: Command) -> str:

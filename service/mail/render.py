@@ -50,6 +50,9 @@ reminder           GAME, ``turn``, ``deadline``, ``hours_left`` (float: the real
                    time bank of an alternating one; "" for none)
 draw_news          GAME, ``actor`` (seat), ``news`` (``offered a draw``, ``declined the draw
                    offer``, ``withdrew their draw offer``...): told at once to the others
+takeback_news      GAME, ``actor`` (seat), ``news`` (``offered to take back their last move``,
+                   ``declined the takeback``, ``took back their last move...``), ``move``
+                   (the move taken back, or ""): issue 25; told at once
 move_receipt       GAME, ``turn`` (the turn played), ``move`` (text): the mover's one-line
                    copy of their own move (``Player.own_copy`` = ``short``)
 default_orders     GAME, ``turn`` (the missed turn), ``orders`` (the default orders applied
@@ -126,6 +129,7 @@ KINDS: Mapping[str, tuple[str, ...]] = {
     "opponent_moved": (*GAME, "mover", "move", "events", "deadline"),
     "reminder": (*GAME, "turn", "deadline", "hours_left", "warning"),
     "draw_news": (*GAME, "actor", "news"),
+    "takeback_news": (*GAME, "actor", "news", "move"),
     "move_receipt": (*GAME, "turn", "move"),
     "default_orders": (*GAME, "turn", "orders", "events", "deadline", "receipts"),
     "game_over": (*GAME, "record", "dice_seed", "commitment", "receipts"),
@@ -449,6 +453,22 @@ COMMANDS = (
     ("draw", N_("offer a draw, or accept the one offered to you")),
     ("decline", N_("turn down a draw offer or an invitation")),
     ("draw off", N_("take back your own draw offer")),
+    (
+        "takeback",
+        N_(
+            "offer to take back your last move, until your opponent replies "
+            "(Epaminondas, Anti-Grid)"
+        ),
+    ),
+    ("takeback accept|decline", N_("answer your opponent's offer to take back their last move")),
+    (
+        "delay <minutes>",
+        N_(
+            "hold the moves you mail that many minutes, so that 'undo' can cancel them "
+            "('delay off')"
+        ),
+    ),
+    ("undo", N_("cancel your move held by the send delay")),
     ("board  or  status", N_("get the current board and whose turn it is")),
     ("wait", N_("keep a sealed turn open until its deadline even when all orders are in")),
     ("vacation on|off", N_("stop your clocks while you are away, and start them again")),
@@ -469,6 +489,9 @@ _LOCAL_COMMANDS: Mapping[str, tuple[str, ...]] = {
     "draw": ("draw",),
     "decline": ("decline",),
     "draw off": ("draw off",),
+    "takeback": ("takeback",),
+    "takeback accept|decline": ("takeback accept", "takeback decline"),
+    "undo": ("undo",),
     "board  or  status": ("board",),
     "wait": ("wait",),
     "vacation on|off": ("vacation on", "vacation off"),

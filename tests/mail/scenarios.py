@@ -245,6 +245,12 @@ def context(
             "actor": (recipient + 1) % play.initial.game.players,
             "news": "offered a draw",
         },
+        "takeback_news": {
+            **opening,
+            "actor": (recipient + 1) % play.initial.game.players,
+            "news": "took back their last move, with their opponent's consent",
+            "move": play.move,
+        },
         "move_receipt": {**resolved, "turn": 1, "move": play.move},
         "default_orders": {
             **resolved,

@@ -32,6 +32,10 @@ KINDS = {
     "wait off": (Kind.WAIT, "off"),
     "vacation on": (Kind.VACATION, "on"),
     "vacation off": (Kind.VACATION, "off"),
+    "takeback": (Kind.TAKEBACK, "offer"),  # issue 25
+    "takeback accept": (Kind.TAKEBACK, "accept"),
+    "takeback decline": (Kind.TAKEBACK, "decline"),
+    "undo": (Kind.UNDO, ""),
 }
 OTHERS = tuple(code for code in i18n.LANGUAGES if code != "en")
 EVERY_PHRASE = [

@@ -34,6 +34,7 @@ GAME_KINDS = (
     "opponent_moved",
     "reminder",
     "draw_news",
+    "takeback_news",
     "default_orders",
     "game_over",
 )
