@@ -100,6 +100,7 @@ class ResolvedBy(StrEnum):
     WITHDRAWAL = "withdrawal"
     VOID = "void"
     IMPORT = "import"
+    CAP = "cap"
 
 
 class Player(Base):

@@ -659,6 +659,13 @@ class LockedGame:
         )
         return [acted, *self.finish(outcome, now, by)]
 
+    def adjudicate_at_cap(self, now: datetime) -> Events:
+        """The league's cap on a game's days is reached (issue 25 point 6): the engine decides
+        the running game (its score, else a draw) and it ends; a game already over is left."""
+        if self.game.status != GameStatus.ACTIVE:
+            return []
+        return self.finish(self._active().adjudicate_at_cap(), now, ResolvedBy.CAP)
+
     def correct_result(self, actor: str, outcome: Outcome, why: str) -> Events:
         """A director corrects the result of a finished game."""
         before = (self.game.result or {}).get("result")
