@@ -693,23 +693,30 @@ def league_round(session: Session, settings: Settings, game: Game) -> dict[str, 
     cache = db.work_of(session).league_rounds  # mostly read with the locked game
     if game.id not in cache:
         query = (
-            select(League.id, League.name, Pairing.round, League.settings)
+            select(
+                League.id,
+                League.name,
+                Pairing.round,
+                League.settings["max_game_days"].as_integer().label("max_game_days"),
+            )
             .join(Pairing, Pairing.league_id == League.id)
             .where(Pairing.game_id == game.id)
         )
         row = session.execute(query).first()
-        cache[game.id] = None if row is None else (row.id, row.name, row.round, row.settings)
+        cache[game.id] = (
+            None if row is None else (row.id, row.name, row.round, row.max_game_days)
+        )
     found = cache[game.id]
     if found is None:
         return None
-    league_id, name, number, league_settings = found
+    league_id, name, number, max_game_days = found
     name = " ".join(name.split())
     return {
         "name": name,
         "round": number,
         "text": f"{name}, round {number}",
         "url": f"{settings.public_url}/leagues/{league_id}",
-        "cap": game_cap(game, (league_settings or {}).get("max_game_days")),
+        "cap": game_cap(game, max_game_days),
     }
 
 

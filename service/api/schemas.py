@@ -588,6 +588,14 @@ def _league_model(name: str) -> type[BaseModel]:
         ),
         "starts_at": (DateTime | None, None),
         "round_days": (number(0, 365, above=True) | None, None),
+        "invitation_days": (
+            whole(1, 365),
+            Field(14, description="days an invitation stays open before it lapses"),
+        ),
+        "max_game_days": (
+            whole(1, 365) | None,
+            Field(None, description="cap on a game's days: then decided by score, else a draw"),
+        ),
         "withdrawal": (Literal["forfeit", "expunge"], "forfeit"),
         "join_code": (
             Annotated[
