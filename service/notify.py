@@ -703,9 +703,7 @@ def league_round(session: Session, settings: Settings, game: Game) -> dict[str, 
             .where(Pairing.game_id == game.id)
         )
         row = session.execute(query).first()
-        cache[game.id] = (
-            None if row is None else (row.id, row.name, row.round, row.max_game_days)
-        )
+        cache[game.id] = None if row is None else (row.id, row.name, row.round, row.max_game_days)
     found = cache[game.id]
     if found is None:
         return None

@@ -321,7 +321,7 @@ def expired(session: Session, league: League, entry: Entry, expired_at: datetime
                 locale,
                 N_(
                     "Your invitation to the league %(league)s expired on %(when)s, %(days)s days "
-                "after it was sent, without an answer; your seat is free again. To play, ask "
+                    "after it was sent, without an answer; your seat is free again. To play, ask "
                     "the league's director to invite you again."
                 ),
                 league=" ".join(league.name.split()),

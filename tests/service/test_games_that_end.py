@@ -128,7 +128,9 @@ def test_a_game_without_a_score_is_drawn_at_the_cap_announced_in_advance(
         assert row is not None and row.status == "finished"  # the league took the result
 
 
-def test_a_scored_game_is_decided_by_its_score_at_the_cap(database: Database, admin: Client) -> None:
+def test_a_scored_game_is_decided_by_its_score_at_the_cap(
+    database: Database, admin: Client
+) -> None:
     data, _people = capped(admin, "nelaxtam", 5)
     [pairing] = games_of(data, 1)
     started = " ".join(mails(database, ALICE, "game_started")[0].body.split())
