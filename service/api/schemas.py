@@ -422,6 +422,14 @@ class InviteIn(Request):
     players: Annotated[list[Invitee], Field(min_length=1, max_length=100), UNIQUE, unique()]
 
 
+class DaysIn(Request):
+    invitation_days: whole(1, 365, "days an invitation stays open (from its sending)") | None = None
+    max_game_days: (
+        whole(1, 365, "cap on a game's days; then decided by score, else a draw") | None
+    ) = None
+    reason: Reason
+
+
 class DirectorIn(Request):
     player: PlayerRef = Field(description="a tournament director's player id or e-mail address")
 

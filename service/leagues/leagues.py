@@ -111,12 +111,12 @@ def create(
     settings: dict[str, Any] = {
         "withdrawal": _choice(data.get("withdrawal", "forfeit"), WITHDRAWAL_RULES, "withdrawal"),
         "round_days": _days(data.get("round_days")),
-        "invitation_days": _whole_days(
+        "invitation_days": whole_days(
             data.get("invitation_days", INVITATION_DAYS), "invitation_days"
         ),
     }
     if data.get("max_game_days") is not None:
-        settings["max_game_days"] = _whole_days(data["max_game_days"], "max_game_days")
+        settings["max_game_days"] = whole_days(data["max_game_days"], "max_game_days")
     if form in ("swiss", "tables"):
         settings["rounds"] = _whole(data.get("rounds"), "rounds", 1, 99)
     if data.get("position") is not None:
@@ -234,7 +234,7 @@ INVITATION_DAYS = 14
 """Days an invitation to a league stays open unless the league says otherwise (issue 25.6)."""
 
 
-def _whole_days(value: Any, field: str) -> int:
+def whole_days(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 365:
         raise refused(
             BadRequest,

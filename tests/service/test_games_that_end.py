@@ -150,3 +150,16 @@ def test_bad_day_settings_are_explained(admin: Client) -> None:
         assert answer.status_code == 400
         assert field in answer.get_json()["error"]["message"]
     assert leagues.INVITATION_DAYS == 14
+
+
+def test_a_director_sets_the_days_on_the_audit_log(admin: Client, alice: Client) -> None:
+    made = league(admin)
+    assert made["settings"]["invitation_days"] == 14 and "max_game_days" not in made["settings"]
+    path = f"/leagues/{made['id']}/days"
+    data = {"invitation_days": 7, "max_game_days": 30, "reason": "a short season"}
+    assert alice.request("POST", path, json=data).status_code == 403
+    changed = admin.ok("POST", path, data)["league"]
+    assert changed["settings"]["invitation_days"] == 7
+    assert changed["settings"]["max_game_days"] == 30
+    entries = admin.ok("GET", f"/leagues/{made['id']}/audit")["audit"]
+    assert entries[-1]["action"] == "set_days"
