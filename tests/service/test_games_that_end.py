@@ -107,11 +107,17 @@ def game_of(database: Database, game_id: int) -> Game:
 def test_a_game_without_a_score_is_drawn_at_the_cap_announced_in_advance(
     database: Database, admin: Client
 ) -> None:
-    data, _people = capped(admin, "countdown", 10)
+    data, people = capped(admin, "countdown", 10)
     [pairing] = games_of(data, 1)
     started = " ".join(mails(database, ALICE, "game_started")[0].body.split())
     assert "This league ends games after 10 days" in started
     assert "the game is decided as a draw" in started
+    game = admin.ok("GET", f"/games/{pairing['game']}")["game"]
+    first = next(p for p in people if p.id == game["seats"][0]["player"]["id"])
+    first.ok("POST", f"/games/{pairing['game']}/moves", {"turn": 1, "text": "take 1"})
+    other = "bob@example.org" if first.id == people[0].id else ALICE
+    [turn] = mails(database, other, "your_turn") or mails(database, other, "opponent_moved")
+    assert "This league ends games after 10 days" in " ".join(turn.body.split())
 
     league_tasks.sweep(database, later(9))
     assert game_of(database, pairing["game"]).status == "active"
