@@ -814,7 +814,7 @@ class Outcome(Response):
     termination: str = Field(
         description="how the game ended, as a kind: goal, capture, no_moves, trapped, repetition, "
         "no_progress, score, passes, no_contact, resignation, agreement, timeout, forfeit, "
-        "adjudication, withdrawal, unknown"
+        "adjudication, withdrawal, cap (a league's max_game_days), unknown"
     )
 
 

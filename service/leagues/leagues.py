@@ -699,12 +699,18 @@ def expire_invitations(session: Session, now: datetime) -> int:
     is freed and the player told (issue 25 point 6). Idempotent: a lapsed entry is no longer
     ``invited``, so a second sweep finds nothing."""
     candidates = session.execute(
-        select(Entry.id, Entry.league_id)
+        select(Entry.league_id, Entry.joined_at, League.settings)
         .join(League, League.id == Entry.league_id)
         .where(Entry.status == "invited", League.status == OPEN)
     ).all()
+    due = {
+        row.league_id
+        for row in candidates
+        if row.joined_at + timedelta(days=row.settings.get("invitation_days", INVITATION_DAYS))
+        <= now
+    }  # only those leagues are locked
     expired = 0
-    for league_id in sorted({row.league_id for row in candidates}):
+    for league_id in sorted(due):
         league = lock(session, league_id)
         if league.status != OPEN:
             continue
