@@ -438,14 +438,13 @@ def answer(session: Session, league_id: int, player: Player, accept: bool) -> En
         raise refused(
             Conflict,
             N_(
-                "the invitation of %(name)s to league %(id)s expired on %(when)s, "
-                "%(days)s days after it was sent; ask the league's director to invite you again"
+                "the invitation of %(name)s to league %(id)s expired on %(when)s; ask the "
+                "league's director to invite you again"
             ),
             "invitation_expired",
             name=player.name,
             id=league.id,
             when=invitation_expires(league, entry).strftime("%Y-%m-%d %H:%M UTC"),
-            days=league.settings.get("invitation_days", INVITATION_DAYS),
         )
     if entry.status not in ("invited", "active", "declined"):
         raise refused(

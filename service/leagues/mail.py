@@ -320,13 +320,12 @@ def expired(session: Session, league: League, entry: Entry, expired_at: datetime
             "message": i18n.gettext(
                 locale,
                 N_(
-                    "Your invitation to the league %(league)s expired on %(when)s, %(days)s days "
-                    "after it was sent, without an answer; your seat is free again. To play, ask "
-                    "the league's director to invite you again."
+                    "Your invitation to the league %(league)s expired on %(when)s without an "
+                    "answer; your seat is free again. To play, ask the league's director to "
+                    "invite you again."
                 ),
                 league=" ".join(league.name.split()),
                 when=when,
-                days=league.settings.get("invitation_days", 14),
             ),
         },
         key=f"league-{league.id}-expired-{entry.id}-{entry.joined_at.isoformat()}",
