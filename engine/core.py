@@ -127,6 +127,9 @@ class Termination(StrEnum):
     """A league director set or corrected the result."""
     WITHDRAWAL = "withdrawal"
     """A player withdrew from the league the game belongs to."""
+    CAP = "cap"
+    """The game reached its league's cap on a game's days (``max_game_days``): decided by
+    :meth:`State.adjudicate_at_cap` (the rule book's score, else a draw)."""
     UNKNOWN = "unknown"
     """Not told, and not recognised in the reason."""
 
@@ -167,6 +170,7 @@ _REASON_WORDS = (
     ("missed turns", Termination.FORFEIT),
     ("by the director", Termination.ADJUDICATION),
     ("withdrew from the league", Termination.WITHDRAWAL),
+    ("(time cap)", Termination.CAP),
 )
 
 
@@ -334,6 +338,9 @@ class Game(ABC):
     name: ClassVar[str]
     title: ClassVar[str]
     player_counts: ClassVar[tuple[int, ...]] = (2,)
+    cap_decision: ClassVar[str] = "draw"
+    """How :meth:`State.adjudicate_at_cap` decides: ``draw``, or ``score`` where the rule
+    book counts one (the service names it in the mails that announce a cap)."""
     OPTIONS: ClassVar[Mapping[str, Option]] = {}
 
     def __init__(self, options: Mapping[str, str] | None = None, players: int | None = None):
@@ -452,6 +459,12 @@ class State(ABC):
     @property
     def is_over(self) -> bool:
         return self.outcome is not None
+
+    def adjudicate_at_cap(self) -> Outcome:
+        """The outcome of a running game stopped by a league's time cap (issue 25 point 6):
+        the rule book's score where it has one (games override this), otherwise a draw."""
+        players = len(self.game.seat_names)
+        return Outcome.draw(players, "a draw at the league's time cap (time cap)", Termination.CAP)
 
     def chance_outcomes(self) -> tuple[str, ...]:
         """Equally likely outcomes of the chance step due now; empty if none is due."""

@@ -108,7 +108,8 @@ class Work(Session):
     ``queued``: tasks to send once the transaction commits (:func:`enqueue`).
     ``gathering``: while not None, the game mails held for one mail per reader and game
     (``service.notify.gather``/``release``; its items are ``notify``'s pending mails).
-    ``league_rounds``: game id -> its league's id and name and the round, or None: read with
+    ``league_rounds``: game id -> its league's id, name, the round and its ``max_game_days``
+    (for the mails' cap notice), or None: read with
     the locked game (``games.aggregate.lock_row``) or by ``notify.league_round``.
     ``chain_heads``: game id -> its newest chain link's number and hash, or None before any:
     read once, after the game is locked, and kept by ``service.chain`` as it appends.
@@ -133,7 +134,7 @@ class Work(Session):
         self.database = database
         self.queued: list[tuple[str, tuple[Any, ...]]] = []
         self.gathering: list[Any] | None = None
-        self.league_rounds: dict[int, tuple[int, str, int] | None] = {}
+        self.league_rounds: dict[int, tuple[int, str, int, int | None] | None] = {}
         self.chain_heads: dict[int, tuple[int, str] | None] = {}
         self.turns: dict[tuple[int, int], Any] = {}
         self.conditionals: dict[int, bool] = {}

@@ -105,6 +105,7 @@ class ResolvedBy(StrEnum):
     VOID = "void"
     IMPORT = "import"
     TAKEBACK = "takeback"
+    CAP = "cap"
 
 
 class Player(Base):

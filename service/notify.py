@@ -727,23 +727,41 @@ def league_round(session: Session, settings: Settings, game: Game) -> dict[str, 
     cache = db.work_of(session).league_rounds  # mostly read with the locked game
     if game.id not in cache:
         query = (
-            select(League.id, League.name, Pairing.round)
+            select(
+                League.id,
+                League.name,
+                Pairing.round,
+                League.settings["max_game_days"].as_integer().label("max_game_days"),
+            )
             .join(Pairing, Pairing.league_id == League.id)
             .where(Pairing.game_id == game.id)
         )
         row = session.execute(query).first()
-        cache[game.id] = None if row is None else (row.id, row.name, row.round)
+        cache[game.id] = None if row is None else (row.id, row.name, row.round, row.max_game_days)
     found = cache[game.id]
     if found is None:
         return None
-    league_id, name, number = found
+    league_id, name, number, max_game_days = found
     name = " ".join(name.split())
     return {
         "name": name,
         "round": number,
         "text": f"{name}, round {number}",
         "url": f"{settings.public_url}/leagues/{league_id}",
+        "cap": game_cap(game, max_game_days),
     }
+
+
+def game_cap(game: Game, days: int | None) -> dict[str, Any] | None:
+    """A league's cap on a game's days (issue 25 point 6), as the mails announce it: ``days``,
+    ``on`` (when the sweep decides the game) and ``decision`` (``score`` or ``draw``)."""
+    if not days:
+        return None
+    try:
+        decision = engine.game_class(game.name).cap_decision
+    except engine.EngineError:
+        decision = "draw"
+    return {"days": days, "on": game.created_at + timedelta(days=days), "decision": decision}
 
 
 def play_url(settings: Settings, game: Game, reader: Player | None, seat: int | None) -> str | None:

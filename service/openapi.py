@@ -128,6 +128,8 @@ ROUTES: list[Route] = [
            s.WithdrawIn, s.LeagueOut),
     Route("post", "/leagues/{league_id}/message", "Mail everyone in the league (directors)",
            "yes", s.MessageIn, s.Sent),
+    Route("post", "/leagues/{league_id}/days",
+           "Set invitation_days and max_game_days (directors)", "yes", s.DaysIn, s.LeagueOut),
     Route("post", "/leagues/{league_id}/directors",
            "Add a co-director (the league's directors, admins)", "yes", s.DirectorIn,
            s.LeagueOut, 201),

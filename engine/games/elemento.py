@@ -267,6 +267,7 @@ class Elemento(Game):
     name = "elemento"
     title = "Elemento"
     player_counts = (2, 3, 4)
+    cap_decision: ClassVar[str] = "score"
     OPTIONS: ClassVar[Mapping[str, Option]] = {
         "dice": Option(
             "rolled", ("rolled", "turned"), "rolled before every turn, or turned (ELE-16)"
@@ -343,6 +344,12 @@ class ElementoState(State):
         if self.outcome or not self.dice or self.seat is None:
             return ()
         return (self.seat,)
+
+    def adjudicate_at_cap(self) -> Outcome:
+        """At a league's time cap the points decide (as ELE-12 ends on points)."""
+        points = " : ".join(str(score) for score in self.scores)
+        reason = f"points {points} at the league's time cap (time cap)"
+        return Outcome.by_scores(self.scores, reason, Termination.CAP)
 
     @property
     def outcome(self) -> Outcome | None:

@@ -147,6 +147,7 @@ class Nelaxtam(Game):
     name = "nelaxtam"
     title = "Nelaxtam"
     player_counts = (2,)
+    cap_decision: ClassVar[str] = "score"
     OPTIONS: ClassVar[Mapping[str, Option]] = {
         "size": Option("12", ("8", "10", "12", "14", "16"), "board size, N x N (NEL-1)"),
         "sea": Option("3", ("0", "1", "2", "3", "4", "5"), "troops arriving by sea (NEL-4)"),
@@ -409,6 +410,12 @@ class NelaxtamState(State):
         o_score, x_score = self.scores()
         reason = f"O {o_score} : X {x_score}, {reason}"
         return Outcome.by_scores((o_score, x_score), reason, termination)
+
+    def adjudicate_at_cap(self) -> Outcome:
+        """At a league's time cap the pieces in controlled groups decide (NEL-11, NEL-14)."""
+        o_score, x_score = self.scores()
+        reason = f"O {o_score} : X {x_score} at the league's time cap (time cap)"
+        return Outcome.by_scores((o_score, x_score), reason, Termination.CAP)
 
     def contact(self) -> bool:
         """Whether some X piece is orthogonally adjacent to an O piece (NEL-13)."""

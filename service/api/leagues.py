@@ -127,6 +127,15 @@ def message(league_id: int) -> Any:
         return {"sent": director.message(session, valid_id(league_id), me(session), body())}
 
 
+@blueprint.post("/leagues/<int:league_id>/days")
+def set_days(league_id: int) -> Any:
+    """Directors change ``invitation_days`` and ``max_game_days`` (issue 25 point 6)."""
+    with transaction() as session:
+        viewer = me(session)
+        league = director.set_days(session, valid_id(league_id), viewer, body())
+        return {"league": leagues.to_json(session, league, viewer)}
+
+
 @blueprint.post("/leagues/<int:league_id>/directors")
 def add_director(league_id: int) -> Any:
     """A league's director (or an admin) adds another tournament director to run it."""

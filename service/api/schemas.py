@@ -429,6 +429,14 @@ class InviteIn(Request):
     players: Annotated[list[Invitee], Field(min_length=1, max_length=100), UNIQUE, unique()]
 
 
+class DaysIn(Request):
+    invitation_days: whole(1, 365, "days an invitation stays open (from its sending)") | None = None
+    max_game_days: (
+        whole(1, 365, "cap on a game's days; then decided by score, else a draw") | None
+    ) = None
+    reason: Reason
+
+
 class DirectorIn(Request):
     player: PlayerRef = Field(description="a tournament director's player id or e-mail address")
 
@@ -595,6 +603,14 @@ def _league_model(name: str) -> type[BaseModel]:
         ),
         "starts_at": (DateTime | None, None),
         "round_days": (number(0, 365, above=True) | None, None),
+        "invitation_days": (
+            whole(1, 365),
+            Field(14, description="days an invitation stays open before it lapses"),
+        ),
+        "max_game_days": (
+            whole(1, 365) | None,
+            Field(None, description="cap on a game's days: then decided by score, else a draw"),
+        ),
         "withdrawal": (Literal["forfeit", "expunge"], "forfeit"),
         "join_code": (
             Annotated[
@@ -827,7 +843,7 @@ class Outcome(Response):
     termination: str = Field(
         description="how the game ended, as a kind: goal, capture, no_moves, trapped, repetition, "
         "no_progress, score, passes, no_contact, resignation, agreement, timeout, forfeit, "
-        "adjudication, withdrawal, unknown"
+        "adjudication, withdrawal, cap (a league's max_game_days), unknown"
     )
 
 

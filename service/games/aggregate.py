@@ -176,7 +176,11 @@ def lock_row(session: Session, game_id: int) -> Game:
     row = session.execute(_reading(game_id)).unique().one()
     game: Game = row.Game
     work = work_of(session)
-    league = None if row.league_id is None else (row.league_id, row.league_name, row.round)
+    league = (
+        None
+        if row.league_id is None
+        else (row.league_id, row.league_name, row.round, row.max_game_days)
+    )
     work.league_rounds[game.id] = league
     work.chain_heads[game.id] = None if row.head is None else (row.head, row.head_hash)
     work.conditionals[game.id] = bool(row.conditionals)
@@ -210,6 +214,7 @@ def _reading(game_id: int) -> Select[Any]:
             League.id.label("league_id"),
             League.name.label("league_name"),
             Pairing.round,
+            League.settings["max_game_days"].as_integer().label("max_game_days"),
             head.with_only_columns(ChainLink.number).scalar_subquery().label("head"),
             head.with_only_columns(ChainLink.hash).scalar_subquery().label("head_hash"),
             pending.exists().label("conditionals"),
@@ -772,6 +777,13 @@ class LockedGame:
             actor, DirectorAct.SET_RESULT, {"result": outcome.to_json(), "reason": why}
         )
         return [acted, *self.finish(outcome, now, by)]
+
+    def adjudicate_at_cap(self, now: datetime) -> Events:
+        """The league's cap on a game's days is reached (issue 25 point 6): the engine decides
+        the running game (its score, else a draw) and it ends; a game already over is left."""
+        if self.game.status != GameStatus.ACTIVE:
+            return []
+        return self.finish(self._active().adjudicate_at_cap(), now, ResolvedBy.CAP)
 
     def correct_result(self, actor: str, outcome: Outcome, why: str) -> Events:
         """A director corrects the result of a finished game."""

@@ -468,6 +468,24 @@ def log(session: Session, league_id: int, actor: Player | None) -> list[dict[str
     ]
 
 
+def set_days(
+    session: Session, league_id: int, actor: Player | None, data: Mapping[str, Any]
+) -> League:
+    """``{"invitation_days"?, "max_game_days"?, "reason"}``: how long invitations stay open
+    and the cap on a game's days, from now on (issue 25 point 6); on the audit log."""
+    ownership.check_league(session, actor, league_id)
+    why = _reason(data.get("reason"))
+    league = leagues.lock(session, league_id)
+    settings = dict(league.settings)
+    for field in ("invitation_days", "max_game_days"):
+        if data.get(field) is not None:
+            settings[field] = leagues.whole_days(data[field], field)
+    league.settings = settings
+    detail = {f: settings.get(f) for f in ("invitation_days", "max_game_days")}
+    audit(session, actor, "set_days", why, league.id, detail=detail)
+    return league
+
+
 def add_director(
     session: Session, league_id: int, actor: Player | None, data: Mapping[str, Any]
 ) -> Player:

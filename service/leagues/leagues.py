@@ -86,6 +86,7 @@ def create(
         "name", "game", "options", "players", "time_control", "format", "rounds",
         "draw_rule", "scoring", "tiebreaks", "starts_at", "round_days", "withdrawal",
         "join_code", "position", "min_reliability", "max_forfeits",
+        "invitation_days", "max_game_days",
     }  # fmt: skip
     unknown = sorted(set(data) - known)
     if unknown:
@@ -111,8 +112,13 @@ def create(
     settings: dict[str, Any] = {
         "withdrawal": _choice(data.get("withdrawal", "forfeit"), WITHDRAWAL_RULES, "withdrawal"),
         "round_days": _days(data.get("round_days")),
+        "invitation_days": whole_days(
+            data.get("invitation_days", INVITATION_DAYS), "invitation_days"
+        ),
     }
     settings |= _minimum(data)
+    if data.get("max_game_days") is not None:
+        settings["max_game_days"] = whole_days(data["max_game_days"], "max_game_days")
     if form in ("swiss", "tables"):
         settings["rounds"] = _whole(data.get("rounds"), "rounds", 1, 99)
     if data.get("position") is not None:
@@ -246,6 +252,27 @@ def _days(value: Any) -> float | None:
     return float(value)
 
 
+INVITATION_DAYS = 14
+"""Days an invitation to a league stays open unless the league says otherwise (issue 25.6)."""
+
+
+def whole_days(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 365:
+        raise refused(
+            BadRequest,
+            N_("%(field)s must be a whole number of days from 1 to 365; got %(given)s"),
+            field=field,
+            given=repr(value),
+        )
+    return value
+
+
+def invitation_expires(league: League, entry: Entry) -> datetime:
+    """When ``entry``'s invitation to ``league`` lapses (from its last invitation)."""
+    days = league.settings.get("invitation_days", INVITATION_DAYS)
+    return entry.joined_at + timedelta(days=days)
+
+
 def _scoring(given: Any) -> dict[str, float]:
     scoring = {"win": 1.0, "draw": 0.5, "loss": 0.0, "bye": 1.0, "forfeit_loss": 0.0}
     if given is None:
@@ -352,12 +379,12 @@ def invite(
         if entry is not None:
             if entry.status in ("invited", "active"):
                 continue
-            entry.status = "invited"
+            entry.status, entry.joined_at = "invited", utcnow()
         else:
             entry = Entry(league_id=league.id, player_id=player.id, status="invited")
             league.entries.append(entry)
         session.flush()
-        mail.invitation(session, league, entry, actor)
+        mail.invitation(session, league, entry, actor, invitation_expires(league, entry))
         invited.append(entry)
     return invited
 
@@ -429,6 +456,20 @@ def answer(session: Session, league_id: int, player: Player, accept: bool) -> En
             id=league.id,
         )
     _check_open(league)  # before the entry's status: an invitation that lapsed at the start
+    if entry.status == "expired" or (
+        entry.status == "invited" and invitation_expires(league, entry) <= utcnow()
+    ):
+        raise refused(
+            Conflict,
+            N_(
+                "the invitation of %(name)s to league %(id)s expired on %(when)s; ask the "
+                "league's director to invite you again"
+            ),
+            "invitation_expired",
+            name=player.name,
+            id=league.id,
+            when=invitation_expires(league, entry).strftime("%Y-%m-%d %H:%M UTC"),
+        )
     if entry.status not in ("invited", "active", "declined"):
         raise refused(
             Conflict,
@@ -679,6 +720,64 @@ def record_result(row: Pairing, places: list[int], kind: str | None, now: dateti
         for seat in range(len(places))
     ]
     row.status, row.decided_at = "done", now
+
+
+def expire_invitations(session: Session, now: datetime) -> int:
+    """Unanswered invitations to open leagues past their ``invitation_days`` lapse: the seat
+    is freed and the player told (issue 25 point 6). Idempotent: a lapsed entry is no longer
+    ``invited``, so a second sweep finds nothing."""
+    candidates = session.execute(
+        select(Entry.league_id, Entry.joined_at, League.settings)
+        .join(League, League.id == Entry.league_id)
+        .where(Entry.status == "invited", League.status == OPEN)
+    ).all()
+    due = {
+        row.league_id
+        for row in candidates
+        if row.joined_at + timedelta(days=row.settings.get("invitation_days", INVITATION_DAYS))
+        <= now
+    }  # only those leagues are locked
+    expired = 0
+    for league_id in sorted(due):
+        league = lock(session, league_id)
+        if league.status != OPEN:
+            continue
+        for entry in league.entries:
+            if entry.status == "invited" and invitation_expires(league, entry) <= now:
+                entry.status, entry.answered_at = "expired", now
+                mail.expired(session, league, entry, invitation_expires(league, entry))
+                expired += 1
+    session.flush()
+    return expired
+
+
+def cap_games(session: Session, now: datetime) -> int:
+    """Games of running leagues older than the league's ``max_game_days`` end now, decided by
+    the engine (``State.adjudicate_at_cap``: the rule book's score, else a draw) through the
+    games' write path, so the league, chain and mails take the end as any other. Idempotent:
+    an ended game is no longer ``playing``."""
+    rows = session.execute(
+        select(Pairing.game_id, League.settings, Game.created_at)
+        .join(League, League.id == Pairing.league_id)
+        .join(Game, Game.id == Pairing.game_id)
+        .where(
+            League.status == RUNNING,
+            League.paused.is_(False),
+            Pairing.status == "playing",
+            Game.status == "active",
+        )
+    ).all()
+    ended = 0
+    for row in rows:
+        days = (row.settings or {}).get("max_game_days")
+        if not days or row.created_at + timedelta(days=days) > now:
+            continue
+        aggregate = games.load(session, row.game_id)
+        events = aggregate.adjudicate_at_cap(now)
+        if events:
+            games.apply(session, aggregate, events, now)
+            ended += 1
+    return ended
 
 
 def due(session: Session, now: datetime) -> list[int]:

@@ -308,7 +308,13 @@ def reply_address(session: Session, league: League, player: Player) -> str:
     return make_league_address(settings.secret(), settings.mail_domain, league.id, player.id)
 
 
-def invitation(session: Session, league: League, entry: Entry, inviter: Player | None) -> None:
+def invitation(
+    session: Session,
+    league: League,
+    entry: Entry,
+    inviter: Player | None,
+    expires: datetime | None = None,
+) -> None:
     locale = i18n.locale_for(entry.player)
     notify.queue_mail(
         session,
@@ -318,8 +324,39 @@ def invitation(session: Session, league: League, entry: Entry, inviter: Player |
         context={
             "league": league_context(session, league, locale),
             "inviter": inviter.name if inviter else i18n.gettext(locale, DIRECTOR),
+            "expires": expires,
         },
         reply_to=reply_address(session, league, entry.player),
+    )
+
+
+def expired(session: Session, league: League, entry: Entry, expired_at: datetime) -> None:
+    """Tell ``entry``'s player their unanswered invitation lapsed and the seat is free
+    (issue 25 point 6); a reply to the invitation after this is refused."""
+    locale = i18n.locale_for(entry.player)
+    zone = entry.player.time_zone
+    when = i18n.format_datetime(expired_at, locale, zone, "yyyy-MM-dd HH:mm") + f" ({zone})"
+    notify.queue_mail(
+        session,
+        kind="league_message",
+        to=entry.player,
+        game=None,
+        context={
+            "league": league_context(session, league, locale),
+            "sender": i18n.gettext(locale, DIRECTOR),
+            "subject_line": i18n.gettext(locale, N_("your invitation expired")),
+            "message": i18n.gettext(
+                locale,
+                N_(
+                    "Your invitation to the league %(league)s expired on %(when)s without an "
+                    "answer; your seat is free again. To play, ask the league's director to "
+                    "invite you again."
+                ),
+                league=" ".join(league.name.split()),
+                when=when,
+            ),
+        },
+        key=f"league-{league.id}-expired-{entry.id}-{entry.joined_at.isoformat()}",
     )
 
 

@@ -16,9 +16,14 @@ def advance(database: Database, league_id: int, now: datetime | None = None) -> 
 
 
 def sweep(database: Database, now: datetime | None = None) -> int:
-    """Queue the advance task for every league due to start or to move on."""
+    """Lapse invitations and end capped games (issue 25 point 6), then queue the advance
+    task for every league due to start or to move on."""
+    now = now or utcnow()
     with database.transaction() as session:
-        due = leagues.due(session, now or utcnow())
+        leagues.expire_invitations(session, now)
+        leagues.cap_games(session, now)
+    with database.transaction() as session:
+        due = leagues.due(session, now)
         for league_id in due:
             enqueue(session, Task.LEAGUE_ADVANCE, league_id)
     return len(due)

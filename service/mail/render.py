@@ -140,7 +140,7 @@ KINDS: Mapping[str, tuple[str, ...]] = {
     "confirm_reply": (*GAME, "turn", "league", "held", "why", "confirm_url", "replaced"),
     "digest": ("date", "games"),
     "vacation": (*GAME, "away", "until", "deadline"),
-    "league_invitation": (*GAME, "league", "inviter"),
+    "league_invitation": (*GAME, "league", "inviter", "expires"),
     "league_answer": (*GAME, "league", "accepted"),
     "league_standings": (*GAME, "league", "round", "final", "standings"),
     "league_message": (*GAME, "league", "sender", "subject_line", "message"),
