@@ -343,6 +343,7 @@ LEAGUE = {
         "a win 1 point, a draw ½ point, a loss 0 points, a bye 1 point, a loss by forfeit 0 points"
     ),
     "forfeit": "a move not made by its deadline loses the game on time, a forfeit",
+    "reliability": "",
 }
 
 
@@ -359,7 +360,12 @@ def _league_kinds(play: Scenario) -> dict[str, dict[str, Any]]:
         "legend": "SB = Sonneborn-Berger",
     }
     return {
-        "league_invitation": {**NO_GAME, "league": LEAGUE, "inviter": OPPONENT_NAMES[1]},
+        "league_invitation": {
+            **NO_GAME,
+            "league": LEAGUE,
+            "inviter": OPPONENT_NAMES[1],
+            "expires": DEADLINE,
+        },
         "league_answer": {**NO_GAME, "league": LEAGUE, "accepted": True},
         "league_standings": {
             **NO_GAME,

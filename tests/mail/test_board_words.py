@@ -209,6 +209,7 @@ BOARD_KINDS = {
     "reply_receipt",
     "reminder",
     "draw_news",
+    "takeback_news",
     "default_orders",
     "game_over",
     "error_reply",
