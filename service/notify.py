@@ -59,7 +59,15 @@ from service.mail.addresses import make_reply_address
 from service.mail.calendar import deadline_event
 from service.mail.links import settings_token
 from service.mail.play_links import play_token
-from service.mail.render import KINDS, duration, render_email, render_subject, status_in
+from service.mail.render import (
+    KINDS,
+    duration,
+    events_in,
+    render_email,
+    render_subject,
+    status_in,
+    told_in,
+)
 from service.models import Game, Order, OrderStatus, Outbox, Player, Turn, utcnow
 from service.reader import drawn_view, forfeit_lines, scene_of, seen_by
 from service.tasks import Task
@@ -671,7 +679,12 @@ def drawn_values(
     view = drawn_view(facts, seat, flip, board_text, state, seen)
     view["league"] = scene["league"]
     if state is not None:
-        view["status"] = status_in(i18n.locale_for(reader), state, seat, view["status"])
+        locale = i18n.locale_for(reader)
+        view["status"] = status_in(locale, state, seat, view["status"])
+        outcome = view.get("outcome")
+        if state.outcome is not None and isinstance(outcome, dict) and "reason" in outcome:
+            english = str(outcome["reason"])
+            view["outcome"] = outcome | {"reason": told_in(locale, state.outcome.why, english)}
     turn, active = scene["turn"], facts["status"] == "active"
     defaults = {"turn": turn, "deadline": scene["deadline"], "commitment": scene["commitment"]}
     return {
@@ -867,13 +880,15 @@ def turn_result(
     played = next((order for order in orders if order.status == "played"), None)
     sealed = receipts.revealed_of(game, turn, state.game.seat_names, orders)
     for seat in game.seats:
-        context: dict[str, Any] = {"turn": turn, "events": told, "receipts": sealed}
+        locale = i18n.locale_for(seat.player)
+        theirs = told if locale == i18n.DEFAULT else events_in(locale, events)
+        context: dict[str, Any] = {"turn": turn, "events": theirs, "receipts": sealed}
         kind = "turn_resolved"
         if seat.seat in defaults:
             kind, context["orders"] = "default_orders", defaults[seat.seat]
         elif played is not None and played.seat != seat.seat:
             kind = "opponent_moved"
-            context = {"mover": played.seat, "move": played.parsed, "events": told}
+            context = {"mover": played.seat, "move": played.parsed, "events": theirs}
         elif played is not None and (
             played.channel == "conditional" or seat.player.own_copy == "full"
         ):  # the mover's own full copy: "You played ...", never "Turn 4 resolved"
