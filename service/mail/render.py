@@ -234,9 +234,7 @@ def told_in(locale: str, why: Any, english: str) -> str:
 
 def events_in(locale: str, events: Sequence[Any]) -> list[dict[str, Any]]:
     """``Event.to_json()`` of each event, its text in ``locale`` (:func:`told_in`)."""
-    return [
-        event.to_json() | {"text": told_in(locale, event.why, event.text)} for event in events
-    ]
+    return [event.to_json() | {"text": told_in(locale, event.why, event.text)} for event in events]
 
 
 def render_board_html(view_json: Mapping[str, Any]) -> str:

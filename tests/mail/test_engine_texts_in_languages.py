@@ -34,7 +34,9 @@ def playout(name: str, seed: int) -> tuple[list[Event], Outcome]:
     for _ in range(5000):
         if state.outcome is not None:
             return events, state.outcome
-        if state.simultaneous:
+        if outcomes := state.chance_outcomes():
+            resolution = state.apply_chance(rng.choice(outcomes))
+        elif state.simultaneous:
             for seat in state.to_act:
                 state = state.submit(seat, state.random_action(seat, rng))
             resolution = state.resolve()
@@ -74,3 +76,16 @@ def test_a_text_the_engine_did_not_give_as_a_reason_stays_as_written() -> None:
     assert events_in("de", [event])[0]["text"] == "the sky fell"
     outcome = Outcome.draw(2, "draw by agreement")
     assert outcome.why is None and told_in("de", outcome.why, outcome.reason) == "draw by agreement"
+
+
+@pytest.mark.parametrize("locale", READERS)
+@pytest.mark.parametrize("name", ("elemento", "nelaxtam"))
+def test_the_result_of_every_other_game_reaches_the_reader_in_their_language(
+    name: str, locale: str
+) -> None:
+    events, outcome = playout(name, 1)
+    assert outcome.why is not None and outcome.why.render() == outcome.reason
+    reason = told_in(locale, outcome.why, outcome.reason)
+    assert reason != outcome.reason and not ENGLISH.search(reason), (locale, reason)
+    end = events_in(locale, [event for event in events if event.kind == "end"])
+    assert end and not ENGLISH.search(end[-1]["text"]), (locale, end)
