@@ -958,21 +958,33 @@ def reminder(
         "turn": turn,
         "deadline": deadline,
         "hours_left": left,
-        "warning": reminder_warning(game, state, seat, left),
+        "warning": reminder_warning(game, state, seat, left, i18n.locale_for(player)),
     }
     key = f"remind:{game.id}:{turn}:{hours:g}:{seat}"
     queue_mail(session, kind="reminder", to=player, game=game, context=context, key=key, now=now)
 
 
-def reminder_warning(game: Game, state: State, seat: int, hours_left: float) -> str:
+def reminder_warning(
+    game: Game, state: State, seat: int, hours_left: float, locale: str = i18n.DEFAULT
+) -> str:
+    """What a miss costs, in ``locale``: the forfeit count of a sealed game, the time (bank)
+    left of an alternating one."""
     if state.simultaneous:
-        return " ".join(forfeit_lines(game, state, seat, always=True))
-    bank = game.time_control.get("bank")
-    clock = "time bank" if bank else "time"
-    return (
-        f"Your {clock} left for this move: {duration(hours_left)}. If the deadline passes "
-        "without your move, you lose the game on time."
-    )
+        return " ".join(forfeit_lines(game, state, seat, always=True, locale=locale))
+    with i18n.in_locale(locale):
+        left = duration(hours_left)
+    catalog = i18n.translations(locale)
+    if game.time_control.get("bank"):
+        message = catalog.ugettext(
+            "Your time bank left for this move: %(left)s. If the deadline passes without "
+            "your move, you lose the game on time."
+        )
+    else:
+        message = catalog.ugettext(
+            "Your time left for this move: %(left)s. If the deadline passes without your "
+            "move, you lose the game on time."
+        )
+    return message % {"left": left}
 
 
 def draw_news(session: Session, game: Game, seat: int, news: str) -> None:

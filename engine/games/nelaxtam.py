@@ -230,7 +230,7 @@ class Nelaxtam(Game):
             raise PositionError(text, reason, rule="NEL-18")
         if not calm_text.isdigit() or int(calm_text) > min(CALM_LIMIT, max(turn - 1, 0)):
             reason = Reason(
-                "nel_calm",
+                "nel_no_destruction",
                 N_(
                     "{calm!r} is not a count of turns without destruction "
                     "(0 to {limit}, and below the turn number)"
@@ -401,7 +401,7 @@ class NelaxtamState(State):
         if self.calm >= CALM_LIMIT:
             o_score, x_score = self.scores()
             why = Reason(
-                "nel_calm",
+                "nel_no_destruction",
                 N_("O {o} : X {x}, {limit} action turns in a row without destruction"),
                 o=o_score,
                 x=x_score,
@@ -411,7 +411,7 @@ class NelaxtamState(State):
         elif not self.contact():
             o_score, x_score = self.scores()
             why = Reason(
-                "nel_no_contact",
+                "nel_no_contact_end",
                 N_("O {o} : X {x}, no X piece touches an O piece, nothing can be destroyed"),
                 o=o_score,
                 x=x_score,
