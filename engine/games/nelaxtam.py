@@ -230,7 +230,7 @@ class Nelaxtam(Game):
             raise PositionError(text, reason, rule="NEL-18")
         if not calm_text.isdigit() or int(calm_text) > min(CALM_LIMIT, max(turn - 1, 0)):
             reason = Reason(
-                "nel_no_destruction",
+                "nel_calm",
                 N_(
                     "{calm!r} is not a count of turns without destruction "
                     "(0 to {limit}, and below the turn number)"
