@@ -471,8 +471,8 @@ class ElastaState(State):
         state = ElastaState(self.game, heights, self.turn + 1, unchanged, (white, black))
         events.append(Event.told(_line_text(heights, unchanged), "line"))
         if state.outcome:
-            why = state.outcome.why or state.outcome.reason
-            over = Reason("ela_game_over", N_("game over: {reason}"), reason=why)
+            ended = state.outcome.why or state.outcome.reason
+            over = Reason("ela_game_over", N_("game over: {reason}"), reason=ended)
             events.append(Event.told(over, "end"))
         return Resolution(state, tuple(events))
 
