@@ -613,7 +613,7 @@ class State(ABC):
         renders it in the reader's language); games with words of their own override this."""
         names = [self.game.seat_names[seat] for seat in self.to_act]
         if self.outcome:
-            result, reason = self.outcome.result, self.outcome.reason
+            result, reason = self.outcome.result, self.outcome.why or self.outcome.reason
             return Reason(
                 "status_over", N_("Game over: {result} ({reason})"), result=result, reason=reason
             )

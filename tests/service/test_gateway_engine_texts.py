@@ -8,6 +8,7 @@ from __future__ import annotations
 from email import message_from_string, policy
 from email.message import EmailMessage
 
+from service import games, players
 from service.db import Database
 from service.mail import gateway
 from service.models import Player
@@ -67,3 +68,30 @@ def test_an_english_player_reads_the_engine_s_own_words(database: Database) -> N
     assert "turn 1 chips revealed (files a..h): White 76543210, Black 01234567" in told
     assert "battle line now:" in told
     assert "Kampflinie jetzt:" in text(database, BOB, "turn_resolved")
+
+
+NEAR_THE_END = "21235577 4 0"
+"""An Elasta position where White's 25670413 against Black's 32647510 pushes stick h onto
+Black's ground line (ELA-10)."""
+
+
+def test_the_result_of_elasta_reaches_german_and_russian_players_in_their_language(
+    database: Database,
+) -> None:
+    game_id, _, _ = make_game(database, "elasta")  # Alice and Bob
+    with database.transaction() as session:
+        seated = [players.by_address(session, address) for address in (ALICE, BOB)]
+        assert seated[0] is not None and seated[1] is not None
+        data = {"game": "elasta", "seats": [p.id for p in seated], "position": NEAR_THE_END}
+        game_id = games.create(session, seated[0], data, position_allowed=True).id
+    speaks(database, ALICE, "de")
+    speaks(database, BOB, "ru")
+    send(database, ALICE, "25670413", game_id)
+    send(database, BOB, "32647510", game_id)
+    german, russian = text(database, ALICE, "game_over"), text(database, BOB, "game_over")
+    assert "die Kampflinie erreichte die Grundlinie von Schwarz in Linie h (ELA-10)" in german
+    assert "линия фронта достигла базовой линии чёрных на вертикали h (ELA-10)" in russian
+    for told in (german, russian):
+        mail = told.split("[Game ")[0]  # the record (PGN tags) stays as the engine wrote it
+        assert "battle line reached" not in mail and "ground line" not in mail, mail
+    assert "Spiel zu Ende: 1-0 (die Kampflinie erreichte" in german  # the status line
