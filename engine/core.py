@@ -28,7 +28,7 @@ import dataclasses
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Self
 
@@ -83,6 +83,14 @@ class Event:
     text: str
     kind: str = "info"
     seat: int | None = None
+    why: Reason | None = field(default=None, compare=False)
+    """``text`` as a code, parameters and English template (the service renders it in the
+    reader's language); not stored (``to_json``), ``text`` stays the record."""
+
+    @classmethod
+    def told(cls, why: Reason, kind: str = "info", seat: int | None = None) -> Event:
+        """An event whose English ``text`` is ``why`` rendered."""
+        return cls(why.render(), kind, seat, why)
 
     def to_json(self) -> JSON:
         return {"text": self.text, "kind": self.kind, "seat": self.seat}
@@ -190,6 +198,9 @@ class Outcome:
     places: tuple[int, ...]
     reason: str
     termination: Termination = Termination.UNKNOWN
+    why: Reason | None = field(default=None, compare=False)
+    """``reason`` as a code, parameters and English template (the service renders it in the
+    reader's language); not stored (``to_json``)."""
 
     def __post_init__(self) -> None:
         if self.termination is Termination.UNKNOWN:
@@ -197,24 +208,39 @@ class Outcome:
 
     @classmethod
     def win(
-        cls, winner: int, players: int, reason: str, termination: Termination = Termination.UNKNOWN
+        cls,
+        winner: int,
+        players: int,
+        reason: str | Reason,
+        termination: Termination = Termination.UNKNOWN,
     ) -> Outcome:
         places = tuple(1 if seat == winner else 2 for seat in range(players))
+        return cls._told(places, reason, termination)
+
+    @classmethod
+    def _told(
+        cls, places: tuple[int, ...], reason: str | Reason, termination: Termination
+    ) -> Outcome:
+        if isinstance(reason, Reason):
+            return cls(places, reason.render(), termination, reason)
         return cls(places, reason, termination)
 
     @classmethod
     def draw(
-        cls, players: int, reason: str, termination: Termination = Termination.UNKNOWN
+        cls, players: int, reason: str | Reason, termination: Termination = Termination.UNKNOWN
     ) -> Outcome:
-        return cls((1,) * players, reason, termination)
+        return cls._told((1,) * players, reason, termination)
 
     @classmethod
     def by_scores(
-        cls, scores: Sequence[float], reason: str, termination: Termination = Termination.UNKNOWN
+        cls,
+        scores: Sequence[float],
+        reason: str | Reason,
+        termination: Termination = Termination.UNKNOWN,
     ) -> Outcome:
         """Places from scores, higher is better; equal scores share a place."""
         places = tuple(1 + sum(other > mine for other in scores) for mine in scores)
-        return cls(places, reason, termination)
+        return cls._told(places, reason, termination)
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -254,6 +280,12 @@ class Outcome:
         kinds = {str(kind): kind for kind in Termination}
         termination = kinds.get(str(data.get("termination")), Termination.UNKNOWN)
         return cls(tuple(data["places"]), data["reason"], termination)
+
+
+def game_over(outcome: Outcome) -> Reason:
+    """The ``end`` event's words: ``Game over: <reason>``."""
+    why = outcome.why or outcome.reason
+    return Reason("event_game_over", N_("Game over: {reason}"), reason=why)
 
 
 @dataclass(frozen=True)
@@ -594,7 +626,7 @@ class State(ABC):
         renders it in the reader's language); games with words of their own override this."""
         names = [self.game.seat_names[seat] for seat in self.to_act]
         if self.outcome:
-            result, reason = self.outcome.result, self.outcome.reason
+            result, reason = self.outcome.result, self.outcome.why or self.outcome.reason
             return Reason(
                 "status_over", N_("Game over: {result} ({reason})"), result=result, reason=reason
             )

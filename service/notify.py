@@ -59,7 +59,15 @@ from service.mail.addresses import make_reply_address
 from service.mail.calendar import deadline_event
 from service.mail.links import settings_token
 from service.mail.play_links import play_token
-from service.mail.render import KINDS, duration, render_email, render_subject, status_in
+from service.mail.render import (
+    KINDS,
+    duration,
+    events_in,
+    render_email,
+    render_subject,
+    status_in,
+    told_in,
+)
 from service.models import Game, GameNote, Order, OrderStatus, Outbox, Player, Turn, utcnow
 from service.reader import drawn_view, forfeit_lines, scene_of, seen_by
 from service.tasks import Task
@@ -705,7 +713,12 @@ def drawn_values(
     view = drawn_view(facts, seat, flip, board_text, state, seen)
     view["league"] = scene["league"]
     if state is not None:
-        view["status"] = status_in(i18n.locale_for(reader), state, seat, view["status"])
+        locale = i18n.locale_for(reader)
+        view["status"] = status_in(locale, state, seat, view["status"])
+        outcome = view.get("outcome")
+        if state.outcome is not None and isinstance(outcome, dict) and "reason" in outcome:
+            english = str(outcome["reason"])
+            view["outcome"] = outcome | {"reason": told_in(locale, state.outcome.why, english)}
     turn, active = scene["turn"], facts["status"] == "active"
     defaults = {"turn": turn, "deadline": scene["deadline"], "commitment": scene["commitment"]}
     return {
@@ -919,13 +932,15 @@ def turn_result(
     played = next((order for order in orders if order.status == "played"), None)
     sealed = receipts.revealed_of(game, turn, state.game.seat_names, orders)
     for seat in game.seats:
-        context: dict[str, Any] = {"turn": turn, "events": told, "receipts": sealed}
+        locale = i18n.locale_for(seat.player)
+        theirs = told if locale == i18n.DEFAULT else events_in(locale, events)
+        context: dict[str, Any] = {"turn": turn, "events": theirs, "receipts": sealed}
         kind = "turn_resolved"
         if seat.seat in defaults:
             kind, context["orders"] = "default_orders", defaults[seat.seat]
         elif played is not None and played.seat != seat.seat:
             kind = "opponent_moved"
-            context = {"mover": played.seat, "move": played.parsed, "events": told}
+            context = {"mover": played.seat, "move": played.parsed, "events": theirs}
         elif played is not None and (
             played.channel == "conditional" or seat.player.own_copy == "full"
         ):  # the mover's own full copy: "You played ...", never "Turn 4 resolved"
@@ -995,21 +1010,33 @@ def reminder(
         "turn": turn,
         "deadline": deadline,
         "hours_left": left,
-        "warning": reminder_warning(game, state, seat, left),
+        "warning": reminder_warning(game, state, seat, left, i18n.locale_for(player)),
     }
     key = f"remind:{game.id}:{turn}:{hours:g}:{seat}"
     queue_mail(session, kind="reminder", to=player, game=game, context=context, key=key, now=now)
 
 
-def reminder_warning(game: Game, state: State, seat: int, hours_left: float) -> str:
+def reminder_warning(
+    game: Game, state: State, seat: int, hours_left: float, locale: str = i18n.DEFAULT
+) -> str:
+    """What a miss costs, in ``locale``: the forfeit count of a sealed game, the time (bank)
+    left of an alternating one."""
     if state.simultaneous:
-        return " ".join(forfeit_lines(game, state, seat, always=True))
-    bank = game.time_control.get("bank")
-    clock = "time bank" if bank else "time"
-    return (
-        f"Your {clock} left for this move: {duration(hours_left)}. If the deadline passes "
-        "without your move, you lose the game on time."
-    )
+        return " ".join(forfeit_lines(game, state, seat, always=True, locale=locale))
+    with i18n.in_locale(locale):
+        left = duration(hours_left)
+    catalog = i18n.translations(locale)
+    if game.time_control.get("bank"):
+        message = catalog.ugettext(
+            "Your time bank left for this move: %(left)s. If the deadline passes without "
+            "your move, you lose the game on time."
+        )
+    else:
+        message = catalog.ugettext(
+            "Your time left for this move: %(left)s. If the deadline passes without your "
+            "move, you lose the game on time."
+        )
+    return message % {"left": left}
 
 
 def draw_news(session: Session, game: Game, seat: int, news: str) -> None:

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from engine import State
-from service import db
+from service import db, i18n
 from service.mail.boards import changed_squares, reader_view, should_flip
 from service.models import Game, GameStatus, Player, Step, Turn
 
@@ -204,29 +204,58 @@ def _offer_lines(
     return lines
 
 
-def forfeit_lines(game: Game, state: State, seat: int | None, always: bool = False) -> list[str]:
+def forfeit_lines(
+    game: Game,
+    state: State,
+    seat: int | None,
+    always: bool = False,
+    locale: str = i18n.DEFAULT,
+) -> list[str]:
     """How many missed deadlines the reader has left before a forfeit (sealed games), once
-    they have missed one (``always``: even before)."""
+    they have missed one (``always``: even before), in ``locale``."""
     if seat is None or game.status != GameStatus.ACTIVE or not state.simultaneous:
         return []
     after = game.time_control.get("forfeit_after")
-    return _missed_lines(seat, after, game.seats[seat].missed, always)
+    return _missed_lines(seat, after, game.seats[seat].missed, always, locale)
 
 
 def _missed_lines(
-    seat: int | None, forfeit_after: int | None, missed: int, always: bool = False
+    seat: int | None,
+    forfeit_after: int | None,
+    missed: int,
+    always: bool = False,
+    locale: str = i18n.DEFAULT,
 ) -> list[str]:
     if seat is None or not forfeit_after or not (missed or always):
         return []
-    return [missed_line(missed, forfeit_after)]
+    return [missed_line(missed, forfeit_after, locale)]
 
 
-def missed_line(missed: int, forfeit_after: int) -> str:
+def missed_line(missed: int, forfeit_after: int, locale: str = i18n.DEFAULT) -> str:
+    """What missing deadlines costs the reader of a sealed game, in ``locale``."""
+    catalog = i18n.translations(locale)
     left = forfeit_after - missed
-    so_far = f"You have missed {missed} deadline{'s' * (missed != 1)} in a row. " if missed else ""
+    said = []
+    if missed:
+        so_far = catalog.ungettext(
+            "You have missed %(num)s deadline in a row.",
+            "You have missed %(num)s deadlines in a row.",
+            missed,
+        )
+        said.append(so_far % {"num": missed})
     if left <= 1:
-        return so_far + "Miss the next deadline and you forfeit the game (one more miss loses)."
-    return (
-        so_far + f"{left} missed deadlines in a row forfeit the game; the default orders "
-        "played for you count as a miss."
-    )
+        said.append(
+            catalog.ugettext(
+                "Miss the next deadline and you forfeit the game (one more miss loses)."
+            )
+        )
+    else:
+        costs = catalog.ungettext(
+            "%(num)s missed deadline in a row forfeits the game; the default orders played "
+            "for you count as a miss.",
+            "%(num)s missed deadlines in a row forfeit the game; the default orders played "
+            "for you count as a miss.",
+            left,
+        )
+        said.append(costs % {"num": left})
+    return " ".join(said)

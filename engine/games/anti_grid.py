@@ -61,7 +61,18 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
-from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State, Termination
+from engine.core import (
+    Cell,
+    Event,
+    Game,
+    Grid,
+    Option,
+    Outcome,
+    Resolution,
+    State,
+    Termination,
+    game_over,
+)
 from engine.errors import N_, IllegalMoveError, NotationError, PositionError, Reason, or_list
 from engine.notation import Board, split_orders
 from engine.registry import register
@@ -368,29 +379,41 @@ class AntiGridState(State):
         counts = [self.pawns.count(PAWNS[colour]) for colour in (RED, BLUE)]
         down = [colour for colour in (RED, BLUE) if counts[colour] <= 1]
         if len(down) == 2:
-            return Outcome.draw(2, "both sides have one pawn or none (ANT-12)", Termination.CAPTURE)
+            why = Reason("ant_both_down", N_("both sides have one pawn or none (ANT-12)"))
+            return Outcome.draw(2, why, Termination.CAPTURE)
         if down:
             loser = down[0]
-            left = "one pawn" if counts[loser] else "no pawn"
-            return Outcome.win(
-                1 - loser, 2, f"{SEATS[loser]} has {left} left (ANT-12)", Termination.CAPTURE
-            )
+            side = _SEAT_WORDS[loser]
+            if counts[loser]:
+                why = Reason(
+                    "ant_one_pawn_left", N_("{side} has one pawn left (ANT-12)"), side=side
+                )
+            else:
+                why = Reason("ant_no_pawn_left", N_("{side} has no pawn left (ANT-12)"), side=side)
+            return Outcome.win(1 - loser, 2, why, Termination.CAPTURE)
         if self.quiet >= QUIET_LIMIT:
-            reason = (
-                f"{QUIET_LIMIT} moves without a capture; pawns Red {counts[0]}, Blue {counts[1]}"
+            why = Reason(
+                "ant_no_capture",
+                N_("{limit} moves without a capture; pawns Red {red}, Blue {blue} (ANT-15)"),
+                limit=QUIET_LIMIT,
+                red=counts[0],
+                blue=counts[1],
             )
-            return Outcome.by_scores(counts, reason + " (ANT-15)", Termination.NO_PROGRESS)
-        mover = SEATS[self.to_move]
+            return Outcome.by_scores(counts, why, Termination.NO_PROGRESS)
+        mover = _SEAT_WORDS[self.to_move]
         if not self._moves:
-            return Outcome.win(
-                1 - self.to_move, 2, f"{mover} has no legal move (ANT-13)", Termination.NO_MOVES
-            )
+            why = Reason("ant_no_legal_move", N_("{side} has no legal move (ANT-13)"), side=mover)
+            return Outcome.win(1 - self.to_move, 2, why, Termination.NO_MOVES)
         havens = self.geo.havens[self.to_move]
         if all(cell in havens for cell in self._cells(self.to_move)) and all(
             move.target in havens for move in self._moves
         ):
-            reason = f"{mover}'s pawns are trapped on points where they cannot be flanked"
-            return Outcome.win(1 - self.to_move, 2, reason + " (ANT-14)", Termination.TRAPPED)
+            why = Reason(
+                "ant_trapped",
+                N_("{side}'s pawns are trapped on points where they cannot be flanked (ANT-14)"),
+                side=mover,
+            )
+            return Outcome.win(1 - self.to_move, 2, why, Termination.TRAPPED)
         return None
 
     # -- rules -----------------------------------------------------------------------------
@@ -652,14 +675,22 @@ class AntiGridState(State):
             if events:
                 state = state._again()
             state, captured = state._step(move)
-            played = f"{SEATS[self.to_move]} {self.format(move)}"
+            side, played = _SEAT_WORDS[self.to_move], self.format(move)
             if captured:
                 taken = ", ".join(self.geo.square(cell) for cell in captured)
-                events.append(Event(f"{played} captures {taken}", "capture", self.to_move))
+                why = Reason(
+                    "ant_captures",
+                    N_("{side} {move} captures {squares}"),
+                    side=side,
+                    move=played,
+                    squares=taken,
+                )
+                events.append(Event.told(why, "capture", self.to_move))
             else:
-                events.append(Event(played, "move", self.to_move))
+                why = Reason("ant_moved", N_("{side} {move}"), side=side, move=played)
+                events.append(Event.told(why, "move", self.to_move))
         if state.outcome is not None:
-            events.append(Event(f"Game over: {state.outcome.reason}", "end"))
+            events.append(Event.told(game_over(state.outcome), "end"))
         return Resolution(state, tuple(events))
 
     # -- output ----------------------------------------------------------------------------

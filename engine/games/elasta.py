@@ -381,18 +381,33 @@ class ElastaState(State):
         white_files = [FILES[i] for i, height in enumerate(self.heights) if height == TOP]
         black_files = [FILES[i] for i, height in enumerate(self.heights) if height == 0]
         if white_files and black_files:
-            return Outcome.draw(
-                2, "both ground lines reached in the same turn (ELA-10)", Termination.GOAL
+            why = Reason(
+                "ela_both_lines", N_("both ground lines reached in the same turn (ELA-10)")
             )
+            return Outcome.draw(2, why, Termination.GOAL)
         if white_files:
-            reason = f"the battle line reached Black's ground line in {_files(white_files)}"
-            return Outcome.win(WHITE, 2, reason + " (ELA-10)", Termination.GOAL)
+            forms = Nn_(
+                "the battle line reached Black's ground line in file {files} (ELA-10)",
+                "the battle line reached Black's ground line in files {files} (ELA-10)",
+            )
+            why = Reason(
+                "ela_reached_black", forms, n=len(white_files), files=and_list(white_files)
+            )
+            return Outcome.win(WHITE, 2, why, Termination.GOAL)
         if black_files:
-            reason = f"the battle line reached White's ground line in {_files(black_files)}"
-            return Outcome.win(BLACK, 2, reason + " (ELA-10)", Termination.GOAL)
+            forms = Nn_(
+                "the battle line reached White's ground line in file {files} (ELA-10)",
+                "the battle line reached White's ground line in files {files} (ELA-10)",
+            )
+            why = Reason(
+                "ela_reached_white", forms, n=len(black_files), files=and_list(black_files)
+            )
+            return Outcome.win(BLACK, 2, why, Termination.GOAL)
         if self.unchanged >= DRAW_AFTER_UNCHANGED:
-            reason = "ten turns in a row left every stick where it was (ELA-11)"
-            return Outcome.draw(2, reason, Termination.NO_PROGRESS)
+            why = Reason(
+                "ela_unchanged", N_("ten turns in a row left every stick where it was (ELA-11)")
+            )
+            return Outcome.draw(2, why, Termination.NO_PROGRESS)
         return None
 
     # -- notation --------------------------------------------------------------------------
@@ -432,24 +447,33 @@ class ElastaState(State):
 
     def _resolve(self, actions: Mapping[int, Assignment]) -> Resolution:
         white, black = actions[WHITE], actions[BLACK]
-        revealed = f"White {format_orders(white)}, Black {format_orders(black)}"
-        events = [Event(f"turn {self.turn} chips revealed (files a..h): {revealed}", "reveal")]
+        revealed = Reason(
+            "ela_revealed",
+            N_("turn {turn} chips revealed (files a..h): White {white}, Black {black}"),
+            turn=self.turn,
+            white=format_orders(white),
+            black=format_orders(black),
+        )
+        events = [Event.told(revealed, "reveal")]
         pushed = []
         for file, height, white_chip, black_chip in zip(
             FILES, self.heights, white, black, strict=True
         ):
             new_height, text = _push(height, white_chip, black_chip)
             pushed.append(new_height)
-            events.append(Event(f"file {file}: {text}", "push", _winner(white_chip, black_chip)))
+            why = Reason("ela_file", N_("file {file}: {push}"), file=file, push=text)
+            events.append(Event.told(why, "push", _winner(white_chip, black_chip)))
         heights = tuple(pushed)
         for number, after in enumerate(contract(heights), start=1):
             events.append(Event(_pass_text(number, heights, after), "contract"))
             heights = after
         unchanged = self.unchanged + 1 if heights == self.heights else 0
         state = ElastaState(self.game, heights, self.turn + 1, unchanged, (white, black))
-        events.append(Event(_line_text(heights, unchanged), "line"))
+        events.append(Event.told(_line_text(heights, unchanged), "line"))
         if state.outcome:
-            events.append(Event(f"game over: {state.outcome.reason}", "end"))
+            ended = state.outcome.why or state.outcome.reason
+            over = Reason("ela_game_over", N_("game over: {reason}"), reason=ended)
+            events.append(Event.told(over, "end"))
         return Resolution(state, tuple(events))
 
     # -- output ----------------------------------------------------------------------------
@@ -562,15 +586,22 @@ def _winner(white_chip: int, black_chip: int) -> int | None:
     return WHITE if white_chip > black_chip else BLACK
 
 
-def _push(height: int, white_chip: int, black_chip: int) -> tuple[int, str]:
+def _push(height: int, white_chip: int, black_chip: int) -> tuple[int, Reason]:
     """ELA-6: one square toward the loser's side, whatever the difference."""
     if white_chip == black_chip:
-        return height, f"White {white_chip} ties Black {black_chip}, the stick stays at {height}"
+        template = N_("White {white} ties Black {black}, the stick stays at {height}")
+        return height, Reason(
+            "ela_tie", template, height=height, white=white_chip, black=black_chip
+        )
     if white_chip > black_chip:
-        text = f"White {white_chip} beats Black {black_chip}, the stick moves up to {height + 1}"
-        return height + 1, text
-    text = f"Black {black_chip} beats White {white_chip}, the stick moves down to {height - 1}"
-    return height - 1, text
+        template = N_("White {white} beats Black {black}, the stick moves up to {height}")
+        return height + 1, Reason(
+            "ela_up", template, height=height + 1, white=white_chip, black=black_chip
+        )
+    template = N_("Black {black} beats White {white}, the stick moves down to {height}")
+    return height - 1, Reason(
+        "ela_down", template, height=height - 1, white=white_chip, black=black_chip
+    )
 
 
 def _pass_text(number: int, before: Heights, after: Heights) -> str:
@@ -602,11 +633,14 @@ def _pulled_both(heights: Heights, index: int) -> bool:
     return pulls == {1, -1}
 
 
-def _line_text(heights: Heights, unchanged: int) -> str:
-    text = f"battle line now: {_line(heights)}"
+def _line_text(heights: Heights, unchanged: int) -> Reason:
     if unchanged:
-        text += f" (no stick moved; {unchanged} such turn{'s' if unchanged > 1 else ''} in a row)"
-    return text
+        forms = Nn_(
+            "battle line now: {line} (no stick moved; {n} such turn in a row)",
+            "battle line now: {line} (no stick moved; {n} such turns in a row)",
+        )
+        return Reason("ela_line_still", forms, line=_line(heights), n=unchanged)
+    return Reason("ela_line", N_("battle line now: {line}"), line=_line(heights))
 
 
 def _line(heights: Heights) -> str:

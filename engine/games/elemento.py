@@ -90,7 +90,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State, Termination
+from engine.core import (
+    Cell,
+    Event,
+    Game,
+    Grid,
+    Option,
+    Outcome,
+    Resolution,
+    State,
+    Termination,
+    game_over,
+)
 from engine.errors import (
     N_,
     NO_CHANCE_STEP,
@@ -357,22 +368,29 @@ class ElementoState(State):
         if game.players == 2:
             for seat in (0, 1):
                 if not self.supply(seat):
-                    reason = f"{names[seat]} placed all 8 stones (ELE-11)"
-                    return Outcome.win(seat, 2, reason, Termination.GOAL)
+                    why = Reason(
+                        "ele_all_placed",
+                        N_("{name} placed all 8 stones (ELE-11)"),
+                        name=names[seat],
+                    )
+                    return Outcome.win(seat, 2, why, Termination.GOAL)
         best = max(self.scores)
         if best >= game.target:
             leader = names[self.scores.index(best)]
             rule = "ELE-11" if game.players == 2 else "ELE-15"
-            return Outcome.by_scores(
-                self.scores, f"{leader} reached {game.target} points ({rule})", Termination.SCORE
-            )
+            forms = Nn_("{name} reached {n} point ({rule})", "{name} reached {n} points ({rule})")
+            why = Reason("ele_target", forms, name=leader, n=game.target, rule=rule)
+            return Outcome.by_scores(self.scores, why, Termination.SCORE)
         if self.passes >= 2 * game.players:
-            return Outcome.by_scores(
-                self.scores, "every player passed twice in a row (ELE-12)", Termination.PASSES
-            )
+            why = Reason("ele_passes", N_("every player passed twice in a row (ELE-12)"))
+            return Outcome.by_scores(self.scores, why, Termination.PASSES)
         if self.quiet >= game.quiet_limit:
-            reason = f"{self.quiet} turns in a row without a placement or a point (ELE-20)"
-            return Outcome.by_scores(self.scores, reason, Termination.NO_PROGRESS)
+            forms = Nn_(
+                "{n} turn in a row without a placement or a point (ELE-20)",
+                "{n} turns in a row without a placement or a point (ELE-20)",
+            )
+            why = Reason("ele_quiet", forms, n=self.quiet)
+            return Outcome.by_scores(self.scores, why, Termination.NO_PROGRESS)
         return None
 
     def chance_outcomes(self) -> tuple[str, ...]:
@@ -570,7 +588,7 @@ class ElementoState(State):
         if after.outcome is None:
             after = replace(after, board=self._remove(seat, board, action.choices, events))
         if after.outcome is not None:
-            events.append(Event(f"Game over: {after.outcome.reason}", "end"))
+            events.append(Event.told(game_over(after.outcome), "end"))
             return Resolution(after, tuple(events))
         dice = ""
         if self.game.turned:
@@ -628,7 +646,7 @@ class ElementoState(State):
             )
             events = (*events, Event(f"{name} cannot place or move: pass", "pass", self.seat))
             if passed.outcome is not None:
-                events = (*events, Event(f"Game over: {passed.outcome.reason}", "end"))
+                events = (*events, Event.told(game_over(passed.outcome), "end"))
             return Resolution(passed, events)
         return Resolution(self, events)
 

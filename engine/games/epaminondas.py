@@ -357,17 +357,20 @@ class EpaminondasState(State):
     def outcome(self) -> Outcome | None:
         """EPA-9, then EPA-10, then EPA-11, for the player to move."""
         mover, other = self.mover, 1 - self.mover
+        side = _COLOUR_WORDS[mover]
         if self.crossings(mover) > self.crossings(other):
-            reason = f"{COLOURS[mover]} has more stones on the far home row (EPA-9)"
-            return Outcome.win(mover, 2, reason, Termination.GOAL)
+            why = Reason(
+                "epa_more_across",
+                N_("{side} has more stones on the far home row (EPA-9)"),
+                side=side,
+            )
+            return Outcome.win(mover, 2, why, Termination.GOAL)
         if not self._legal:
-            return Outcome.win(
-                other, 2, f"{COLOURS[mover]} has no legal move (EPA-10)", Termination.NO_MOVES
-            )
+            why = Reason("epa_no_legal_move", N_("{side} has no legal move (EPA-10)"), side=side)
+            return Outcome.win(other, 2, why, Termination.NO_MOVES)
         if dict(self.repetitions).get(self.key, 0) >= 3:
-            return Outcome.draw(
-                2, "the same position occurred three times (EPA-11)", Termination.REPETITION
-            )
+            why = Reason("epa_repetition", N_("the same position occurred three times (EPA-11)"))
+            return Outcome.draw(2, why, Termination.REPETITION)
         return None
 
     @property
@@ -392,16 +395,34 @@ class EpaminondasState(State):
         move = actions[seat]
         enemy = self.stones(seat)[1]
         state = self.after(move)
-        events = [Event(f"{COLOURS[seat]} played {self.format(move)}.", "move", seat)]
+        side = _COLOUR_WORDS[seat]
+        played = Reason(
+            "epa_played", N_("{side} played {move}."), side=side, move=self.format(move)
+        )
+        events = [Event.told(played, "move", seat)]
         taken = enemy & ~state.stones(seat)[1]
         if taken:
             names = ", ".join(self.layout.square(bit) for bit in self.layout.squares(taken))
             count = taken.bit_count()
-            stones = "stone" if count == 1 else "stones"
-            text = f"{COLOURS[seat]} captured {count} {COLOURS[1 - seat]} {stones}: {names}."
-            events.append(Event(text, "capture", seat))
+            if seat == WHITE:
+                forms = Nn_(
+                    "White captured {n} Black stone: {squares}.",
+                    "White captured {n} Black stones: {squares}.",
+                )
+            else:
+                forms = Nn_(
+                    "Black captured {n} White stone: {squares}.",
+                    "Black captured {n} White stones: {squares}.",
+                )
+            why = Reason("epa_captured", forms, n=count, squares=names)
+            events.append(Event.told(why, "capture", seat))
         if state.outcome:
-            events.append(Event(f"Game over: {state.outcome.reason}.", "end"))
+            over = Reason(
+                "event_game_over_dot",
+                N_("Game over: {reason}."),
+                reason=state.outcome.why or state.outcome.reason,
+            )
+            events.append(Event.told(over, "end"))
         return Resolution(state, tuple(events))
 
     # -- perft ---------------------------------------------------------------------------

@@ -400,16 +400,27 @@ class NelaxtamState(State):
         if self.turn == 0:
             return None
         if self.calm >= CALM_LIMIT:
-            reason = f"{CALM_LIMIT} action turns in a row without destruction"
+            o_score, x_score = self.scores()
+            why = Reason(
+                "nel_no_destruction",
+                N_("O {o} : X {x}, {limit} action turns in a row without destruction"),
+                o=o_score,
+                x=x_score,
+                limit=CALM_LIMIT,
+            )
             termination = Termination.NO_PROGRESS
         elif not self.contact():
-            reason = "no X piece touches an O piece, nothing can be destroyed"
+            o_score, x_score = self.scores()
+            why = Reason(
+                "nel_no_contact_end",
+                N_("O {o} : X {x}, no X piece touches an O piece, nothing can be destroyed"),
+                o=o_score,
+                x=x_score,
+            )
             termination = Termination.NO_CONTACT
         else:
             return None
-        o_score, x_score = self.scores()
-        reason = f"O {o_score} : X {x_score}, {reason}"
-        return Outcome.by_scores((o_score, x_score), reason, termination)
+        return Outcome.by_scores((o_score, x_score), why, termination)
 
     def adjudicate_at_cap(self) -> Outcome:
         """At a league's time cap the pieces in controlled groups decide (NEL-11, NEL-14)."""
@@ -810,7 +821,12 @@ class NelaxtamState(State):
         state = NelaxtamState(self.game, pieces, troops, self.turn + 1, calm)
         events += removals
         if state.outcome:
-            events.append(Event(f"Game over: {state.outcome.reason} (NEL-13, NEL-14)", "end"))
+            over = Reason(
+                "nel_game_over",
+                N_("Game over: {reason} (NEL-13, NEL-14)"),
+                reason=state.outcome.why or state.outcome.reason,
+            )
+            events.append(Event.told(over, "end"))
         return Resolution(state, tuple(events))
 
     def _land(

@@ -226,6 +226,19 @@ def status_in(locale: str, state: Any, seat: int | None, english: str) -> str:
     return str(reason.render(*i18n.translators(locale)))
 
 
+def told_in(locale: str, why: Any, english: str) -> str:
+    """An engine text (an event's, an outcome's reason) in ``locale``: its ``Reason``
+    rendered with the catalogs where it says what ``english`` says, else ``english``."""
+    if why is None or locale == i18n.DEFAULT or why.render() != english:
+        return english
+    return str(why.render(*i18n.translators(locale)))
+
+
+def events_in(locale: str, events: Sequence[Any]) -> list[dict[str, Any]]:
+    """``Event.to_json()`` of each event, its text in ``locale`` (:func:`told_in`)."""
+    return [event.to_json() | {"text": told_in(locale, event.why, event.text)} for event in events]
+
+
 def render_board_html(view_json: Mapping[str, Any]) -> str:
     """The HTML board (a table with inline styles) of a ``View.to_json()``: as wide as its
     column up to its desktop size, so that it fits any screen from 320 px (``board_metrics``);
