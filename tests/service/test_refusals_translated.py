@@ -1,0 +1,102 @@
+"""Issue 24, the rest of the service's refusals: the players', the time control's and the
+conditional moves' own refusals come out in the reader's language (here German and Russian),
+with no English left, their ``code`` unchanged and their English as before."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from service import clock, conditional, players
+from service.errors import ServiceError
+from tests.service.conftest import Client
+
+# (what refuses, its English, German and Russian)
+REFUSALS: list[tuple[Callable[[], Any], str, str, str]] = [
+    (
+        lambda: clock.normalise({"hours": 5}),
+        "time_control has no field 'hours'; fields are days, skip_weekends, forfeit_after, bank",
+        "time_control hat kein Feld 'hours'; die Felder sind days, skip_weekends,"
+        " forfeit_after, bank",
+        "в time_control нет поля 'hours'; есть поля days, skip_weekends, forfeit_after, bank",
+    ),
+    (
+        lambda: clock.normalise({"days": 5000}),
+        "time_control.days must be at most 3650 days, got 5000",
+        "time_control.days darf höchstens 3650 Tage betragen, nicht 5000",
+        "time_control.days может быть не больше 3650 дней, а не 5000",
+    ),
+    (
+        lambda: clock.normalise({"skip_weekends": "yes"}),
+        "time_control.skip_weekends must be true or false",
+        "time_control.skip_weekends muss true oder false sein",
+        "time_control.skip_weekends должно быть true или false",
+    ),
+    (
+        lambda: conditional.read_lines("when a1 do b2"),
+        "cannot read 'when a1 do b2': write 'if <their move> then <your move>', and for a"
+        " deeper level go on with 'if ... then ...' on the same line",
+        "'when a1 do b2' ist nicht lesbar: schreib 'if <sein Zug> then <dein Zug>' und für eine"
+        " tiefere Ebene in derselben Zeile weiter mit 'if ... then ...'",
+        "не удаётся прочитать 'when a1 do b2': напишите 'if <ход соперника> then <ваш ход>',"
+        " а для следующего уровня продолжите 'if ... then ...' в той же строке",
+    ),
+    (
+        lambda: conditional.read_lines(" \n "),
+        "give at least one line 'if <their move> then <your move>'",
+        "gib mindestens eine Zeile 'if <sein Zug> then <dein Zug>' an",
+        "укажите хотя бы одну строку 'if <ход соперника> then <ваш ход>'",
+    ),
+    (
+        lambda: players._language("xx"),
+        "language must be one of en, de, fr, es, it, nl, pt, pl, ru; got 'xx'",
+        "language muss einer dieser Werte sein: en, de, fr, es, it, nl, pt, pl, ru;"
+        " angegeben war 'xx'",
+        "language должно быть одним из значений: en, de, fr, es, it, nl, pt, pl, ru; получено 'xx'",
+    ),
+    (
+        lambda: players._once_each(["twice@example.org", "Twice@Example.org"]),
+        "emails lists the address twice@example.org twice; give each address once",
+        "emails nennt die Adresse twice@example.org zweimal; gib jede Adresse nur einmal an",
+        "в emails адрес twice@example.org указан дважды; укажите каждый адрес один раз",
+    ),
+    (
+        lambda: players._check_page("", 0, 0),
+        "limit 0 is out of range: give 1 to 200 players a page",
+        "limit 0 liegt außerhalb des Bereichs: gib 1 bis 200 Spieler pro Seite an",
+        "limit 0 вне допустимого диапазона: укажите от 1 до 200 игроков на страницу",
+    ),
+]
+
+
+@pytest.mark.parametrize(("refuse", "english", "german", "russian"), REFUSALS)
+def test_each_refusal_is_in_german_and_russian(
+    refuse: Callable[[], Any], english: str, german: str, russian: str
+) -> None:
+    with pytest.raises(ServiceError) as refused:
+        refuse()
+    assert refused.value.message == english
+    assert refused.value.localized("en") == english
+    assert refused.value.localized("de") == german
+    assert refused.value.localized("ru") == russian
+
+
+def test_a_vacation_refused_by_the_api_is_in_the_players_language(alice: Client) -> None:
+    english = alice.request("POST", "/players/me/vacation", json={"days": 100})
+    assert english.status_code == 409, english.get_data(as_text=True)
+    message = english.get_json()["error"]["message"]
+    left = message.split()[1]  # what is left depends on the day of the year
+    assert message == f"only {left} vacation days are left this year; asked for 100"
+    alice.ok("PATCH", "/players/me", {"language": "de"})
+    german = alice.request("POST", "/players/me/vacation", json={"days": 100})
+    assert german.get_json()["error"] == {
+        "code": "conflict",
+        "message": f"dieses Jahr sind nur noch {left} Urlaubstage übrig; verlangt waren 100",
+    }
+    alice.ok("PATCH", "/players/me", {"language": "ru"})
+    russian = alice.request("POST", "/players/me/vacation", json={"days": 100})
+    assert russian.get_json()["error"]["message"] == (
+        f"в этом году осталось дней отпуска: {left}; запрошено: 100"
+    )
