@@ -100,3 +100,75 @@ def test_a_vacation_refused_by_the_api_is_in_the_players_language(alice: Client)
     assert russian.get_json()["error"]["message"] == (
         f"в этом году осталось дней отпуска: {left}; запрошено: 100"
     )
+
+
+# (method, path under the game, body, status, code, German, Russian): refusals in a game of
+# Duel (sealed orders), by the API
+IN_A_GAME: list[tuple[str, str, Any, int, str, str, str]] = [
+    (
+        "POST",
+        "/draw/accept",
+        None,
+        409,
+        "no_offer",
+        "es gibt kein Remisangebot, das du annehmen könntest",
+        "нет предложения ничьей, которое можно принять",
+    ),
+    (
+        "POST",
+        "/draw/withdraw",
+        None,
+        409,
+        "no_offer",
+        "du hast kein Remisangebot, das du zurückziehen könntest",
+        "у вас нет предложения ничьей, которое можно отозвать",
+    ),
+    (
+        "DELETE",
+        "/conditional",
+        None,
+        409,
+        "no_conditional",
+        "du hast in dieser Partie keine bedingten Züge, die du zurückziehen könntest",
+        "в этой партии у вас нет условных ходов, которые можно отозвать",
+    ),
+    (
+        "POST",
+        "/withdraw",
+        {"turn": 1},
+        409,
+        "no_orders",
+        "du hast in dieser Runde keine verdeckten Befehle, die du zurückziehen könntest",
+        "в этом ходе у вас нет скрытых приказов, которые можно отозвать",
+    ),
+]
+
+
+@pytest.mark.parametrize("language", ["de", "ru"])
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "code", "german", "russian"),
+    IN_A_GAME,
+    ids=[case[1] for case in IN_A_GAME],
+)
+def test_a_refusal_in_a_game_is_in_the_players_language(
+    alice: Client,
+    bob: Client,
+    language: str,
+    method: str,
+    path: str,
+    body: Any,
+    status: int,
+    code: str,
+    german: str,
+    russian: str,
+) -> None:
+    game = alice.ok("POST", "/games", {"game": "duel", "seats": [alice.id, bob.id]}, 201)
+    where = f"/games/{game['game']['id']}{path}"
+    english = alice.request(method, where, json=body)
+    assert english.status_code == status, english.get_data(as_text=True)
+    alice.ok("PATCH", "/players/me", {"language": language})
+    response = alice.request(method, where, json=body)
+    found = response.get_json()["error"]
+    assert (response.status_code, found["code"]) == (status, code)
+    assert found["code"] == english.get_json()["error"]["code"]
+    assert found["message"] == (german if language == "de" else russian)
