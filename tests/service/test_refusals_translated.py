@@ -9,9 +9,15 @@ from typing import Any
 
 import pytest
 
-from service import clock, conditional, players
+from service import clock, conditional, games, players
+from service.db import Database
 from service.errors import ServiceError
+from service.mail import gateway
+from service.models import Player
 from tests.service.conftest import Client
+from tests.service.gateway_kit import inbound, latest, make_game, reply, text_of
+
+ALICE = "alice@example.org"
 
 # (what refuses, its English, German and Russian)
 REFUSALS: list[tuple[Callable[[], Any], str, str, str]] = [
@@ -172,3 +178,26 @@ def test_a_refusal_in_a_game_is_in_the_players_language(
     assert (response.status_code, found["code"]) == (status, code)
     assert found["code"] == english.get_json()["error"]["code"]
     assert found["message"] == (german if language == "de" else russian)
+
+
+def test_a_failure_on_our_side_is_apologised_for_in_the_players_language(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The gateway's word after a failure on our side (issue 24, point 2), through the real
+    gateway: in German for a German player."""
+    game_id, alice_id, _ = make_game(database)
+    with database.transaction() as session:
+        player = session.get(Player, alice_id)
+        assert player is not None
+        player.language = "de"
+
+    def explode(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(games, "submit", explode)
+    raw = reply(latest(database, ALICE, game_id), ALICE, "take 1")
+    row = inbound(database, gateway.receive(database, raw, "inject").id)
+    assert row.status == "failed"
+    text = text_of(latest(database, ALICE))
+    assert "Beim Lesen deiner Mail ist bei uns etwas schiefgegangen." in text
+    assert "went wrong on our side" not in text
