@@ -731,8 +731,9 @@ class _Handling:
             locale = i18n.locale_for(player)
             shown = i18n.gettext(locale, IGNORED_LINE, note=i18n.gettext(locale, command.note))
             return _Done(command, True, f"ignored: {command.note}", shown=shown)
-        if command.kind is Kind.ERROR:
-            return _Done(command, False, command.note)
+        if command.kind is Kind.ERROR:  # how to write the command (``commands._HOW_TO``)
+            shown = i18n.gettext(i18n.locale_for(player), command.note)
+            return _Done(command, False, command.note, shown=shown)
         mark = notify.gathered(self.session)
         try:
             with self.session.begin_nested():
