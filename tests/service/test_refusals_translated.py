@@ -201,3 +201,22 @@ def test_a_failure_on_our_side_is_apologised_for_in_the_players_language(
     text = text_of(latest(database, ALICE))
     assert "Beim Lesen deiner Mail ist bei uns etwas schiefgegangen." in text
     assert "went wrong on our side" not in text
+
+
+def test_a_command_word_used_wrongly_is_explained_in_the_players_language(
+    database: Database,
+) -> None:
+    """The "write ... alone on a line" note (issue 24, point 2), through the real gateway."""
+    game_id, alice_id, _ = make_game(database)
+    with database.transaction() as session:
+        player = session.get(Player, alice_id)
+        assert player is not None
+        player.language = "de"
+    raw = reply(latest(database, ALICE, game_id), ALICE, "preview")
+    inbound(database, gateway.receive(database, raw, "inject").id)
+    text = " ".join(text_of(latest(database, ALICE)).split())  # the text part is wrapped
+    assert (
+        "Ignoriert: 'preview' (kein Befehl allein in seiner Zeile: schreib 'preview' und danach"
+        " deinen Zug, z. B. 'preview a1-a3')"
+    ) in text
+    assert "alone on its line" not in text and "then your move" not in text
