@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from service.errors import BadRequest
+from service.i18n import N_
 
 DEFAULT = {"days": 3.0, "skip_weekends": False, "forfeit_after": 3, "bank": None}
 DAY = timedelta(days=1)
@@ -29,14 +30,17 @@ def normalise(given: Mapping[str, Any] | None) -> dict[str, Any]:
     for key, value in (given or {}).items():
         if key not in DEFAULT:
             known = ", ".join(DEFAULT)
-            raise BadRequest(f"time_control has no field {key!r}; fields are {known}")
+            raise BadRequest(
+                N_("time_control has no field %(key)s; fields are %(fields)s"),
+                values={"key": repr(key), "fields": known},
+            )
         control[key] = value
     control["days"] = _positive(control["days"], "time_control.days")
     if not isinstance(control["skip_weekends"], bool):
-        raise BadRequest("time_control.skip_weekends must be true or false")
+        raise BadRequest(N_("time_control.skip_weekends must be true or false"))
     forfeit = control["forfeit_after"]
     if not isinstance(forfeit, int) or isinstance(forfeit, bool) or forfeit < 0:
-        raise BadRequest("time_control.forfeit_after must be a whole number, 0 for never")
+        raise BadRequest(N_("time_control.forfeit_after must be a whole number, 0 for never"))
     if control["bank"] is not None:
         control["bank"] = _bank(control["bank"])
     return control
@@ -44,7 +48,9 @@ def normalise(given: Mapping[str, Any] | None) -> dict[str, Any]:
 
 def _bank(bank: Any) -> dict[str, float]:
     if not isinstance(bank, Mapping):
-        raise BadRequest("time_control.bank must be an object with initial_days, increment_days")
+        raise BadRequest(
+            N_("time_control.bank must be an object with initial_days, increment_days")
+        )
     initial = _positive(bank.get("initial_days"), "time_control.bank.initial_days")
     increment = _positive(bank.get("increment_days", 0), "time_control.bank.increment_days", True)
     cap = _positive(bank.get("max_days", initial), "time_control.bank.max_days")
@@ -56,9 +62,15 @@ def _positive(value: Any, name: str, zero: bool = False) -> float:
     the same: ``service.api.schemas.TimeControl``)."""
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if not number or value < 0 or (value == 0 and not zero):
-        raise BadRequest(f"{name} must be a positive number of days, got {value!r}")
+        raise BadRequest(
+            N_("%(name)s must be a positive number of days, got %(given)s"),
+            values={"name": name, "given": repr(value)},
+        )
     if value > 3650:
-        raise BadRequest(f"{name} must be at most 3650 days, got {value!r}")
+        raise BadRequest(
+            N_("%(name)s must be at most 3650 days, got %(given)s"),
+            values={"name": name, "given": repr(value)},
+        )
     return float(value)
 
 

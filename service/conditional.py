@@ -72,9 +72,11 @@ def read_lines(text: str) -> list[list[tuple[str, str]]]:
     """Each line as its chain of (condition, answer) pairs, as typed; BadRequest if unreadable."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not lines:
-        raise Unprocessable("give at least one line 'if <their move> then <your move>'")
+        raise Unprocessable(N_("give at least one line 'if <their move> then <your move>'"))
     if len(lines) > MAX_LINES:
-        raise Unprocessable(f"at most {MAX_LINES} conditional lines at once")
+        raise Unprocessable(
+            N_("at most %(most)s conditional lines at once"), values={"most": MAX_LINES}
+        )
     return [_read_line(line) for line in lines]
 
 
@@ -85,12 +87,18 @@ def _read_line(line: str) -> list[tuple[str, str]]:
     expected = ["if", "then"] * (len(words) // 2)
     if parts[0] or words != expected or not all(values) or not words:
         raise Unprocessable(
-            f"cannot read {line!r}: write 'if <their move> then <your move>', "
-            f"and for a deeper level go on with 'if ... then ...' on the same line"
+            N_(
+                "cannot read %(line)s: write 'if <their move> then <your move>', "
+                "and for a deeper level go on with 'if ... then ...' on the same line"
+            ),
+            values={"line": repr(line)},
         )
     pairs = list(zip(values[0::2], values[1::2], strict=True))
     if len(pairs) > MAX_DEPTH:
-        raise Unprocessable(f"{line!r} goes {len(pairs)} levels deep; at most {MAX_DEPTH}")
+        raise Unprocessable(
+            N_("%(line)s goes %(depth)s levels deep; at most %(most)s"),
+            values={"line": repr(line), "depth": len(pairs), "most": MAX_DEPTH},
+        )
     return pairs
 
 
@@ -124,7 +132,9 @@ def set_tree(
 ) -> dict[str, Any]:
     """Validate and store the caller's tree (replacing any earlier one); their view of it."""
     if not isinstance(text, str) or not text.strip():
-        raise BadRequest("text must be the conditional lines, e.g. 'if g11-g10 then c4-c6'")
+        raise BadRequest(
+            N_("text must be the conditional lines, e.g. 'if g11-g10 then c4-c6'"), values={}
+        )
     game = games.lock(session, game_id)
     seat = games.seat_of(game, player)
     if seat is None:
@@ -135,8 +145,10 @@ def set_tree(
     state = games.check_turn(session, game, turn)
     if state.simultaneous:
         raise Conflict(
-            "conditional moves are for alternating games; sealed orders already wait for the "
-            "turn to resolve",
+            N_(
+                "conditional moves are for alternating games; sealed orders already wait for "
+                "the turn to resolve"
+            ),
             "not_alternating",
         )
     lines = read_lines(text)
@@ -170,7 +182,9 @@ def withdraw(session: Session, game_id: int, player: Player) -> dict[str, Any]:
     game = games.lock(session, game_id)
     seat = games.seat_of(game, player)
     if seat is None or _active(session, game, seat) is None:
-        raise Conflict("you have no conditional moves in this game to withdraw", "no_conditional")
+        raise Conflict(
+            N_("you have no conditional moves in this game to withdraw"), "no_conditional"
+        )
     _end_active(session, game, seat, "withdrawn", None)
     return {"conditional": None}
 
@@ -281,7 +295,14 @@ def _merge(tree: list[Branch], pairs: list[tuple[str, str]], line: str) -> None:
             level.append(branch)
         elif branch["then"] != mine:
             raise Unprocessable(
-                f"{line!r}: two answers to {theirs}: {branch['then']} and {mine}", "two_answers"
+                N_("%(line)s: two answers to %(theirs)s: %(first)s and %(second)s"),
+                "two_answers",
+                values={
+                    "line": repr(line),
+                    "theirs": theirs,
+                    "first": branch["then"],
+                    "second": mine,
+                },
             )
         level = branch["next"]
 

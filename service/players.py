@@ -74,10 +74,12 @@ def create(session: Session, actor: Player | None, data: Mapping[str, Any]) -> t
     name = _text(data.get("name"), "name")
     emails = data.get("emails")
     if not isinstance(emails, list) or not emails:
-        raise BadRequest("emails must be a list of one or more e-mail addresses")
+        raise BadRequest(N_("emails must be a list of one or more e-mail addresses"))
     roles = data.get("roles", ["player"])
     if not isinstance(roles, list) or not set(roles) <= set(ROLES):
-        raise BadRequest(f"roles must be a list drawn from {', '.join(ROLES)}")
+        raise BadRequest(
+            N_("roles must be a list drawn from %(roles)s"), values={"roles": ", ".join(ROLES)}
+        )
     if "admin" in roles and actor is not None and not actor.has_role("admin"):
         raise Forbidden(N_("only admins create admins"))
     player = Player(name=name, roles=sorted(set(roles) | {"player"}))
@@ -117,14 +119,17 @@ def update(session: Session, player: Player, data: Mapping[str, Any]) -> Player:
     }
     unknown = sorted(set(data) - allowed)
     if unknown:
-        raise BadRequest(f"cannot change {', '.join(unknown)}; fields are {', '.join(allowed)}")
+        raise BadRequest(
+            N_("cannot change %(unknown)s; fields are %(fields)s"),
+            values={"unknown": ", ".join(unknown), "fields": ", ".join(allowed)},
+        )
     if "name" in data:
         player.name = _text(data["name"], "name")
     _preferences(player, data)
     if "emails" in data:
         emails = data["emails"]
         if not isinstance(emails, list) or not emails:
-            raise BadRequest("emails must be a list of one or more e-mail addresses")
+            raise BadRequest(N_("emails must be a list of one or more e-mail addresses"))
         mine = {email.address: email for email in player.emails}
         wanted = _once_each(emails)
         player.emails[:] = [
@@ -140,12 +145,14 @@ def _forwarded(player: Player, given: Any) -> None:
     """Own addresses whose mail comes through a forwarder: no sender authentication for them
     (see ``service/mail/authentication.py``); every other address is checked again."""
     if not isinstance(given, list) or not all(isinstance(a, str) for a in given):
-        raise BadRequest("forwarded_addresses must be a list of your own e-mail addresses")
+        raise BadRequest(N_("forwarded_addresses must be a list of your own e-mail addresses"))
     wanted = {address.strip().lower() for address in given}
     mine = {email.address for email in player.emails}
     if wanted - mine:
         raise Unprocessable(
-            f"{', '.join(sorted(wanted - mine))} is not one of your addresses", "not_yours"
+            N_("%(addresses)s is not one of your addresses"),
+            "not_yours",
+            values={"addresses": ", ".join(sorted(wanted - mine))},
         )
     for email in player.emails:
         email.sender_checks = email.address not in wanted
@@ -155,29 +162,40 @@ def _preferences(player: Player, data: Mapping[str, Any]) -> None:
     if "time_zone" in data:
         zone = data["time_zone"]
         if not isinstance(zone, str) or zone not in available_timezones():
-            raise BadRequest(f"unknown time zone {zone!r}; use a name like 'Europe/Vienna'")
+            raise BadRequest(
+                N_("unknown time zone %(zone)s; use a name like 'Europe/Vienna'"),
+                values={"zone": repr(zone)},
+            )
         ZoneInfo(zone)
         player.time_zone = zone
     if "notify" in data:
         if data["notify"] not in NOTIFY:
-            raise BadRequest(f"notify must be one of {', '.join(NOTIFY)}")
+            raise BadRequest(
+                N_("notify must be one of %(choices)s"), values={"choices": ", ".join(NOTIFY)}
+            )
         player.notify = data["notify"]
     if "own_copy" in data:
         if data["own_copy"] not in OWN_COPY:
             raise BadRequest(
-                f"own_copy must be one of {', '.join(OWN_COPY)} (the mail you get of your own "
-                "move: all of it, a one-line receipt, or none)"
+                N_(
+                    "own_copy must be one of %(choices)s (the mail you get of your own "
+                    "move: all of it, a one-line receipt, or none)"
+                ),
+                values={"choices": ", ".join(OWN_COPY)},
             )
         player.own_copy = data["own_copy"]
     if "board_flip" in data:
         if not isinstance(data["board_flip"], bool):
-            raise BadRequest("board_flip must be true (boards from your side) or false")
+            raise BadRequest(N_("board_flip must be true (boards from your side) or false"))
         player.board_flip = data["board_flip"]
     if "board_text" in data:
         if data["board_text"] not in BOARD_TEXT:
             raise BadRequest(
-                f"board_text must be one of {', '.join(BOARD_TEXT)} (the board in a mail's "
-                "text part: the position in words and the grid, or the words alone)"
+                N_(
+                    "board_text must be one of %(choices)s (the board in a mail's "
+                    "text part: the position in words and the grid, or the words alone)"
+                ),
+                values={"choices": ", ".join(BOARD_TEXT)},
             )
         player.board_text = data["board_text"]
     if "language" in data:
@@ -187,7 +205,7 @@ def _preferences(player: Player, data: Mapping[str, Any]) -> None:
     if "vacation_days_per_year" in data:
         days = data["vacation_days_per_year"]
         if isinstance(days, bool) or not isinstance(days, int | float) or not 0 <= days <= 366:
-            raise BadRequest("vacation_days_per_year must be a number from 0 to 366")
+            raise BadRequest(N_("vacation_days_per_year must be a number from 0 to 366"))
         player.vacation_days_per_year = float(days)
 
 
@@ -207,7 +225,10 @@ def valid_delay(value: Any) -> int:
 def _language(given: Any) -> str:
     code = i18n.supported(given) if isinstance(given, str) else None
     if code is None or code != given:
-        raise BadRequest(f"language must be one of {', '.join(i18n.LANGUAGES)}; got {given!r}")
+        raise BadRequest(
+            N_("language must be one of %(choices)s; got %(given)s"),
+            values={"choices": ", ".join(i18n.LANGUAGES), "given": repr(given)},
+        )
     return code
 
 
@@ -217,24 +238,36 @@ def _once_each(addresses: list[Any]) -> list[str]:
     cleaned = [str(address).strip().lower() for address in addresses]
     twice = next((a for i, a in enumerate(cleaned) if a in cleaned[:i]), None)
     if twice is not None:
-        raise Conflict(f"emails lists the address {twice} twice; give each address once")
+        raise Conflict(
+            N_("emails lists the address %(address)s twice; give each address once"),
+            values={"address": twice},
+        )
     return cleaned
 
 
 def _text(value: Any, name: str) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > 80:
-        raise BadRequest(f"{name} must be a non-empty text of at most 80 characters")
+        raise BadRequest(
+            N_("%(name)s must be a non-empty text of at most 80 characters"), values={"name": name}
+        )
     return value.strip()
 
 
 def _address(session: Session, address: Any) -> str:
     if not isinstance(address, str) or not EMAIL.match(address.strip()):
-        raise BadRequest(f"{address!r} is not an e-mail address")
+        raise BadRequest(
+            N_("%(address)s is not an e-mail address"), values={"address": repr(address)}
+        )
     cleaned = str(address).strip().lower()
     if len(cleaned) > 254:
-        raise Unprocessable(f"{cleaned[:40]}... is longer than an e-mail address may be (254)")
+        raise Unprocessable(
+            N_("%(start)s... is longer than an e-mail address may be (254)"),
+            values={"start": cleaned[:40]},
+        )
     if session.scalar(select(Email).where(Email.address == cleaned)):
-        raise Conflict(f"the address {cleaned} already belongs to a player")
+        raise Conflict(
+            N_("the address %(address)s already belongs to a player"), values={"address": cleaned}
+        )
     return cleaned
 
 
@@ -272,7 +305,7 @@ def take_vacation(session: Session, player: Player, days: Any, now: datetime | N
 
     now = now or utcnow()
     if isinstance(days, bool) or not isinstance(days, int | float) or days <= 0:
-        raise BadRequest("days must be a positive number")
+        raise BadRequest(N_("days must be a positive number"))
     # The lock order (see service/games/__init__.py): every game first, in id order, then
     # the player.
     seated = select(Game.id).join(Seat).where(Seat.player_id == player.id)
@@ -281,7 +314,10 @@ def take_vacation(session: Session, player: Player, days: Any, now: datetime | N
     _lock(session, player)
     left = vacation_days_left(player, now)
     if days > left:
-        raise Conflict(f"only {left:g} vacation days are left this year; asked for {days:g}")
+        raise Conflict(
+            N_("only %(left)s vacation days are left this year; asked for %(days)s"),
+            values={"left": f"{left:g}", "days": f"{days:g}"},
+        )
     ends = now + timedelta(days=days)
     session.add(Vacation(player_id=player.id, starts=now, ends=ends, days=float(days)))
     for game in active:
@@ -314,10 +350,13 @@ def start_vacation(session: Session, player: Player, now: datetime | None = None
     now = now or utcnow()
     away = current_vacation(player, now)
     if away is not None:
-        raise Conflict(f"you are already on vacation until {away.ends:%Y-%m-%d %H:%M} UTC")
+        raise Conflict(
+            N_("you are already on vacation until %(ends)s UTC"),
+            values={"ends": f"{away.ends:%Y-%m-%d %H:%M}"},
+        )
     days = min(float(VACATION_ON_DAYS), vacation_days_left(player, now))
     if days <= 0:
-        raise Conflict("no vacation days are left this year")
+        raise Conflict(N_("no vacation days are left this year"))
     take_vacation(session, player, days, now)
     return now + timedelta(days=days)
 
@@ -328,7 +367,7 @@ def end_vacation(session: Session, player: Player, now: datetime | None = None) 
     now = now or utcnow()
     away = current_vacation(player, now)
     if away is None:
-        raise Conflict("you are not on vacation")
+        raise Conflict(N_("you are not on vacation"))
     away.ends = now
     away.days = round((now - away.starts).total_seconds() / 86400, 4)
     session.flush()
@@ -389,12 +428,19 @@ def directory(
 def _check_page(search: str, limit: int, offset: int) -> None:
     if len(search) > SEARCH_MAX or "\x00" in search:
         raise BadRequest(
-            f"q {search[:40]!r}... is not a search text: at most {SEARCH_MAX} characters, no NUL"
+            N_("q %(start)s... is not a search text: at most %(most)s characters, no NUL"),
+            values={"start": repr(search[:40]), "most": SEARCH_MAX},
         )
     if not 1 <= limit <= PAGE_MAX:
-        raise BadRequest(f"limit {limit} is out of range: give 1 to {PAGE_MAX} players a page")
+        raise BadRequest(
+            N_("limit %(limit)s is out of range: give 1 to %(most)s players a page"),
+            values={"limit": limit, "most": PAGE_MAX},
+        )
     if not 0 <= offset <= 2**31 - 1:
-        raise BadRequest(f"offset {offset} is out of range: give 0 or more players to skip")
+        raise BadRequest(
+            N_("offset %(offset)s is out of range: give 0 or more players to skip"),
+            values={"offset": offset},
+        )
 
 
 def _game_counts(session: Session, ids: list[int]) -> dict[int, tuple[int, int]]:

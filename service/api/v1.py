@@ -38,9 +38,12 @@ def caller(session: Session, required: bool = True) -> Player | None:
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized(N_("the Authorization header must read 'Bearer <token>'"))
+    # the language of this request's refusals: the player's, else the browser's; set before
+    # the lookup, so that an unknown token's refusal does not look the token up again
+    # (``service.app.caller_locale``)
+    g.caller_locale = i18n.best_of(request.accept_languages)
     player = players.authenticate(session, token.strip())
-    # the language of this request's refusals: the player's, else the browser's
-    g.caller_locale = i18n.supported(player.language) or i18n.best_of(request.accept_languages)
+    g.caller_locale = i18n.supported(player.language) or g.caller_locale
     return player
 
 

@@ -10,6 +10,7 @@ import click
 
 from engine.dice import RecordError, verify
 from service import i18n
+from service.cli.options import language_option
 
 
 @click.group("dice")
@@ -19,13 +20,7 @@ def dice_group() -> None:
 
 @dice_group.command("verify")
 @click.argument("record", type=click.File("r", encoding="utf-8"))
-@click.option(
-    "--language",
-    type=click.Choice(i18n.LANGUAGES),
-    default=i18n.DEFAULT,
-    show_default=True,
-    help="The language to print the report in.",
-)
+@language_option
 def verify_command(record: IO[str], language: str) -> None:
     """Recompute every roll of RECORD (a JSON file, or - for stdin) from its seed.
 

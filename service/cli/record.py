@@ -8,8 +8,8 @@ from typing import IO
 
 import click
 
-from service import i18n
 from service.chain import ChainError, verify
+from service.cli.options import language_option
 
 
 @click.group("record")
@@ -20,13 +20,7 @@ def record_group() -> None:
 @record_group.command("verify")
 @click.argument("record", type=click.File("r", encoding="utf-8"))
 @click.option("--quiet", "-q", is_flag=True, help="Print the summary line only.")
-@click.option(
-    "--language",
-    type=click.Choice(i18n.LANGUAGES),
-    default=i18n.DEFAULT,
-    show_default=True,
-    help="The language to print the report in.",
-)
+@language_option
 def verify_command(record: IO[str], quiet: bool, language: str) -> None:
     """Replay RECORD (the JSON of GET /games/ID/record, or - for stdin) link by link.
 

@@ -174,17 +174,20 @@ def create(
     now = now or utcnow()
     name = data.get("game")
     if not isinstance(name, str):
-        raise BadRequest("game must be the name of a game, one of " + ", ".join(engine.names()))
+        raise BadRequest(
+            N_("game must be the name of a game, one of %(names)s"),
+            values={"names": ", ".join(engine.names())},
+        )
     options = data.get("options") or {}
     if not isinstance(options, dict):
-        raise BadRequest("options must be an object of option names to values")
+        raise BadRequest(N_("options must be an object of option names to values"))
     seat_ids = data.get("seats")
     if not isinstance(seat_ids, list) or not all(
         isinstance(i, int) and not isinstance(i, bool) and 1 <= i < 2**31 for i in seat_ids
     ):
-        raise BadRequest("seats must be a list of player ids, in seat order")
+        raise BadRequest(N_("seats must be a list of player ids, in seat order"))
     if len(set(seat_ids)) != len(seat_ids):
-        raise BadRequest("a player may take only one seat in a game")
+        raise BadRequest(N_("a player may take only one seat in a game"))
     if actor.id not in seat_ids and not actor.has_role("td", "admin"):
         raise Forbidden(N_("players create games they play in; directors create any game"))
     try:
@@ -234,7 +237,9 @@ def _start_state(rules: engine.Game, actor: Player, given: Any, allowed: bool) -
 def read_start_position(rules: engine.Game, given: Any) -> State:
     """A position a game may start from (a game's or a league's): read by the engine, not over."""
     if not isinstance(given, str) or not given.strip() or len(given) > 10000:
-        raise BadRequest(f"position must be a position string of {rules.title}")
+        raise BadRequest(
+            N_("position must be a position string of %(game)s"), values={"game": rules.title}
+        )
     try:
         state = rules.parse_position(given.strip())
     except EngineError as error:
@@ -262,7 +267,7 @@ def submit(
     """Play a move (sequential games) or submit/replace sealed orders (sealed turns)."""
     now = now or utcnow()
     if not isinstance(text, str) or not text.strip():
-        raise BadRequest("text must be the move or orders, as text")
+        raise BadRequest(N_("text must be the move or orders, as text"))
     aggregate = load(session, game_id)
     return apply(session, aggregate, aggregate.submit(player, turn, text, channel, now), now)
 
@@ -287,7 +292,7 @@ def withdraw(session: Session, game_id: int, player: Player, turn: Any) -> Game:
 def wait_for_deadline(session: Session, game_id: int, player: Player, turn: Any, wait: Any) -> Game:
     """A seat may hold a sealed turn open until the deadline even once everyone submitted."""
     if not isinstance(wait, bool):
-        raise BadRequest("wait must be true or false")
+        raise BadRequest(N_("wait must be true or false"))
     aggregate = load(session, game_id)
     return apply(session, aggregate, aggregate.wait(player, turn, wait), utcnow())
 
@@ -358,13 +363,17 @@ def set_deadline(session: Session, game_id: int, actor: Player, deadline: Any) -
     if not actor.has_role("td", "admin"):
         raise Forbidden(N_("only tournament directors and admins set deadlines"))
     if not isinstance(deadline, str):
-        raise BadRequest("deadline must be an ISO 8601 date and time, e.g. 2030-01-31T12:00:00Z")
+        raise BadRequest(
+            N_("deadline must be an ISO 8601 date and time, e.g. 2030-01-31T12:00:00Z")
+        )
     try:
         when = datetime.fromisoformat(deadline.replace("Z", "+00:00"))
     except ValueError as error:
-        raise BadRequest(f"cannot read deadline {deadline!r}: use ISO 8601") from error
+        raise BadRequest(
+            N_("cannot read deadline %(given)s: use ISO 8601"), values={"given": repr(deadline)}
+        ) from error
     if when.tzinfo is None:
-        raise BadRequest("the deadline needs a time zone, e.g. 2030-01-31T12:00:00Z")
+        raise BadRequest(N_("the deadline needs a time zone, e.g. 2030-01-31T12:00:00Z"))
     aggregate = load(session, game_id)
     return apply(session, aggregate, aggregate.set_deadline(actor.name, when), utcnow())
 

@@ -362,7 +362,7 @@ class LockedGame:
         """Refuse a request made against a turn that has moved on, saying what changed."""
         game, state = self.game, self._active()
         if isinstance(seen, bool) or not isinstance(seen, int):
-            raise BadRequest("send the turn number you saw as 'turn' (a whole number)")
+            raise BadRequest(N_("send the turn number you saw as 'turn' (a whole number)"))
         if seen == game.turn:
             return state
         if seen > game.turn or seen < 1:
@@ -458,7 +458,7 @@ class LockedGame:
         seat = seated(self.game, player)
         state = self.check_turn(seen)
         if not state.simultaneous or state.orders_of(seat) is None:
-            raise Conflict("you have no sealed orders in this turn to withdraw", "no_orders")
+            raise Conflict(N_("you have no sealed orders in this turn to withdraw"), "no_orders")
         self.state = stepping.withdraw(state, seat)
         self.game.state = self.state.to_json()
         self._retire(OrderStatus.WITHDRAWN, [seat])
@@ -471,7 +471,7 @@ class LockedGame:
         state = self.check_turn(seen)
         turn = self.turn
         if not state.simultaneous or turn is None:
-            raise Conflict("only sealed turns wait for their deadline", "not_sealed")
+            raise Conflict(N_("only sealed turns wait for their deadline"), "not_sealed")
         others = [s for s in turn.waiting if s != seat]
         turn.waiting = sorted([*others, seat]) if wait else others
         return self._ready_event()
@@ -663,13 +663,18 @@ class LockedGame:
         offers = list(game.draw_offers)
         others = [s for s in offers if s != seat]
         if action == "offer" and seat in offers:
-            raise Conflict("you have already offered a draw in this turn", "already_offered")
+            raise Conflict(N_("you have already offered a draw in this turn"), "already_offered")
         if action in ("accept", "decline") and not others:
-            raise Conflict(f"there is no draw offer to {action}", "no_offer")
+            raise Conflict(
+                N_("there is no draw offer to accept")
+                if action == "accept"
+                else N_("there is no draw offer to decline"),
+                "no_offer",
+            )
         if action not in ("offer", "accept", "decline", "withdraw"):
-            raise BadRequest("action must be offer, accept, decline or withdraw")
+            raise BadRequest(N_("action must be offer, accept, decline or withdraw"))
         if action == "withdraw" and seat not in offers:
-            raise Conflict("you have no draw offer to withdraw", "no_offer")
+            raise Conflict(N_("you have no draw offer to withdraw"), "no_offer")
         if action in ("decline", "withdraw"):
             game.draw_offers = [] if action == "decline" else others
             verb = "declined the draw offer" if action == "decline" else "withdrew their draw offer"
@@ -861,7 +866,11 @@ class LockedGame:
             turn.deadline += timedelta(days=days)
             detail = f"{turn.deadline.isoformat()} (+{days:g} days): {why}"
         else:
-            raise Conflict(f"game {self.game.id} has no deadline to extend", "no_deadline")
+            raise Conflict(
+                N_("game %(id)s has no deadline to extend"),
+                "no_deadline",
+                values={"id": self.game.id},
+            )
         self.log("deadline", f"{actor} extended the deadline by {days:g} days: {why}")
         return [self._acted(actor, DirectorAct.DEADLINE, detail)]
 
@@ -869,7 +878,9 @@ class LockedGame:
         """Make the open sealed turn due now (a director's process-now); its number."""
         turn = self.turn
         if self.game.status != GameStatus.ACTIVE or turn is None or turn.phase != "sealed":
-            raise Conflict(f"game {self.game.id} has no sealed turn open", "not_sealed")
+            raise Conflict(
+                N_("game %(id)s has no sealed turn open"), "not_sealed", values={"id": self.game.id}
+            )
         turn.deadline = now
         return turn.number
 

@@ -447,14 +447,15 @@ def answer(session: Session, league_id: int, player: Player, accept: bool) -> En
     """Accept or decline an invitation (from the API, or a reply to the invitation mail)."""
     league = lock(session, league_id)
     entry = _entry(league, player)
+    no_invitation = refused(
+        Conflict,
+        N_("%(name)s has no invitation to league %(id)s"),
+        "no_invitation",
+        name=player.name,
+        id=league.id,
+    )
     if entry is None:
-        raise refused(
-            Conflict,
-            N_("%(name)s has no invitation to league %(id)s"),
-            "no_invitation",
-            name=player.name,
-            id=league.id,
-        )
+        raise no_invitation
     _check_open(league)  # before the entry's status: an invitation that lapsed at the start
     if entry.status == "expired" or (
         entry.status == "invited" and invitation_expires(league, entry) <= utcnow()
@@ -471,13 +472,7 @@ def answer(session: Session, league_id: int, player: Player, accept: bool) -> En
             when=invitation_expires(league, entry).strftime("%Y-%m-%d %H:%M UTC"),
         )
     if entry.status not in ("invited", "active", "declined"):
-        raise refused(
-            Conflict,
-            N_("%(name)s has no invitation to league %(id)s"),
-            "no_invitation",
-            name=player.name,
-            id=league.id,
-        )
+        raise no_invitation
     if accept and entry.status != "active":
         reliability.check_minimum(session, league, player)
     entry.status, entry.answered_at = ("active" if accept else "declined"), utcnow()

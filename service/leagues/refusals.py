@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from engine.errors import NTranslate, Translate
 from service.errors import ServiceError
 
 Refusal = TypeVar("Refusal", bound=ServiceError)
@@ -18,10 +17,6 @@ Refusal = TypeVar("Refusal", bound=ServiceError)
 
 def refused(kind: type[Refusal], message: str, code: str | None = None, **values: Any) -> Refusal:
     """``kind`` saying ``message`` (a text marked with ``N_`` where it is written, its
-    ``%(name)s`` placeholders filled from ``values``), translated when localized."""
-
-    def render(translate: Translate, _ntranslate: NTranslate | None = None) -> str:
-        text = translate(message)
-        return text % values if values else text
-
-    return kind(message % values if values else message, code, render=render)
+    ``%(name)s`` placeholders filled from ``values``), translated when localized: the same as
+    ``kind(message, code, values=values)``, which is how the rest of the service says it."""
+    return kind(message, code, values=values or None)

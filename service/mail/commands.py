@@ -65,6 +65,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from service.i18n import N_
 from service.mail.phrases import (
     COMMAND_PHRASES,
     DOUBT_RE,
@@ -263,26 +264,26 @@ def local_word(english: str, locale: str) -> str:
 
 
 _HOW_TO: Mapping[str, str] = {
-    "resign": "to resign, write 'resign' alone on a line",
-    "draw": "to offer or accept a draw, write 'draw' alone on a line",
-    "accept": "to accept a draw offer, write 'accept' alone on a line",
-    "decline": "to decline a draw offer, write 'decline' alone on a line",
-    "takeback": (
+    "resign": N_("to resign, write 'resign' alone on a line"),
+    "draw": N_("to offer or accept a draw, write 'draw' alone on a line"),
+    "accept": N_("to accept a draw offer, write 'accept' alone on a line"),
+    "decline": N_("to decline a draw offer, write 'decline' alone on a line"),
+    "takeback": N_(
         "to offer to take back your last move, write 'takeback' alone on a line; to answer "
         "an offer, 'takeback accept' or 'takeback decline'"
     ),
-    "undo": "to cancel a move held by your send delay, write 'undo' alone on a line",
-    "board": "to get the board, write 'board' alone on a line",
-    "status": "to get the board, write 'status' alone on a line",
-    "help": "to get the list of commands, write 'help' alone on a line",
-    "wait": "write 'wait' (or 'wait off') alone on a line",
-    "vacation": "write 'vacation on' or 'vacation off' alone on a line",
-    "preview": "write 'preview' and then your move, e.g. 'preview a1-a3'",
+    "undo": N_("to cancel a move held by your send delay, write 'undo' alone on a line"),
+    "board": N_("to get the board, write 'board' alone on a line"),
+    "status": N_("to get the board, write 'status' alone on a line"),
+    "help": N_("to get the list of commands, write 'help' alone on a line"),
+    "wait": N_("write 'wait' (or 'wait off') alone on a line"),
+    "vacation": N_("write 'vacation on' or 'vacation off' alone on a line"),
+    "preview": N_("write 'preview' and then your move, e.g. 'preview a1-a3'"),
 }
 """The ``ERROR`` note for a line that uses a command word otherwise: how to write it."""
 
 _LANGUAGE_WORDS = frozenset(word for words in LANGUAGE_WORDS.values() for word in words)
-_LANGUAGE_HOW_TO = (
+_LANGUAGE_HOW_TO = N_(
     "write 'language' and a language code alone on a line, e.g. 'language de' "
     "(en, de, fr, es, it, nl, pt, pl, ru)"
 )

@@ -354,10 +354,7 @@ def _apologise(
             if found is None or unanswerable(reply, settings.mail_domain):
                 return
             to, reader = confirmation.answer_to(settings, *found)
-            error = (
-                "Something went wrong on our side while reading your mail. It is kept and "
-                "will be looked at; nothing was played. Please try again later."
-            )
+            error = i18n.gettext(i18n.locale_for(found[0]), FAILED_ON_OUR_SIDE)
             _error_reply(
                 session, settings, to, None, "", error, "", now, reply.message_id, reader=reader
             )
@@ -739,8 +736,9 @@ class _Handling:
             locale = i18n.locale_for(player)
             shown = i18n.gettext(locale, IGNORED_LINE, note=i18n.gettext(locale, command.note))
             return _Done(command, True, f"ignored: {command.note}", shown=shown)
-        if command.kind is Kind.ERROR:
-            return _Done(command, False, command.note)
+        if command.kind is Kind.ERROR:  # how to write the command (``commands._HOW_TO``)
+            shown = i18n.gettext(i18n.locale_for(player), command.note)
+            return _Done(command, False, command.note, shown=shown)
         mark = notify.gathered(self.session)
         try:
             with self.session.begin_nested():
@@ -1177,16 +1175,30 @@ def _expire(
     return f"turn {held.turn} is over ({over}): nothing was played"
 
 
+FAILED_AUTHENTICATION = N_(
+    "a mail with your address as its sender was not played, because %(why)s. If you sent "
+    "it, send it again straight from your own mailbox (a forwarder or mailing list changes "
+    "mail so that its signature no longer checks out)"
+)
+FAILED_AUTHENTICATION_SEATED = N_(
+    "a mail with your address as its sender was not played, because %(why)s. If you sent "
+    "it, send it again straight from your own mailbox (a forwarder or mailing list changes "
+    "mail so that its signature no longer checks out) or play in your browser with the link "
+    "at the foot of this mail"
+)
+FAILED_ON_OUR_SIDE = N_(
+    "Something went wrong on our side while reading your mail. It is kept and will be looked "
+    "at; nothing was played. Please try again later."
+)
+
+
 def _failed(why: str, game: Game | None, player: Player) -> str:
-    """What a reply that failed sender authentication is answered: what happened, why,
-    and what to do (never the API: a player who only mails has no token)."""
+    """What a reply that failed sender authentication is answered, in the player's language:
+    what happened, why (the check's own words, in English), and what to do (never the API: a
+    player who only mails has no token)."""
     seated = game is not None and game.status == games.ACTIVE and games.seat_of(game, player)
-    browser = " or play in your browser with the link at the foot of this mail" if seated else ""
-    return (
-        f"a mail with your address as its sender was not played, because {why}. If you sent "
-        "it, send it again straight from your own mailbox (a forwarder or mailing list "
-        f"changes mail so that its signature no longer checks out){browser}"
-    )
+    text = FAILED_AUTHENTICATION_SEATED if seated else FAILED_AUTHENTICATION
+    return i18n.gettext(i18n.locale_for(player), text, why=why)
 
 
 def _takeback_offered_to(game: Game, player: Player) -> bool:

@@ -111,6 +111,9 @@ class Ignored:
 
     line: str
     why: str
+    """In English (``ignored_line`` gives it in the reader's language)."""
+    hint: str = ""
+    """How to write the command the line's words name (``NOT_ALONE``), when it names one."""
 
 
 @dataclass(frozen=True)
@@ -244,11 +247,12 @@ def read_reply(
         elif line.kind == "ignored":
             ignored.append(Ignored(line.text, line.why))
         elif line.kind == "text" and line.index not in used:
-            ignored.append(Ignored(line.text, _why_ignored(line.text)))
+            ignored.append(Ignored(line.text, _why_ignored(line.text), command_hint(line.text)))
     for cut in signature:
         if cut.strip() and cut not in kept:
             why = _why_ignored(cut)
-            ignored.append(Ignored(cut.strip(), N_("a signature") if why == PROSE else why))
+            shown = N_("a signature") if why == PROSE else why
+            ignored.append(Ignored(cut.strip(), shown, command_hint(cut) if why != PROSE else ""))
     if note is not None:
         commands.append(note)
     return Reading(tuple(commands), tuple(ignored))
@@ -295,6 +299,7 @@ PROSE = N_("not a move or command")
 FOOTER = N_("a footer (company registration, address, phone or disclaimer)")
 UNSURE = N_("sounds unsure about resigning: to resign, reply 'resign' alone on a line")
 NOT_RESIGNING = N_("says you are not resigning: nothing was done")
+NOT_ALONE = N_("not a command alone on its line: %(hint)s")
 _KINDS = {
     "greeting": N_("a greeting"),
     "sign-off": N_("a closing"),
@@ -312,7 +317,7 @@ def _why_ignored(line: str) -> str:
         return UNSURE
     hint = command_hint(line)
     if hint:
-        return f"not a command alone on its line: {hint}"
+        return NOT_ALONE % {"hint": hint}
     return _KINDS.get(phrases.kind_of(line), PROSE)
 
 
@@ -324,14 +329,20 @@ def quoted(text: str) -> str:
     return f"'{shown}'"
 
 
+def _shown_why(ignored: Ignored, locale: str) -> str:
+    """Why a line was not acted on, in ``locale``."""
+    if ignored.why == NOT_ALONE % {"hint": ignored.hint}:
+        return i18n.gettext(locale, NOT_ALONE, hint=i18n.gettext(locale, ignored.hint))
+    return i18n.gettext(locale, ignored.why)
+
+
 def ignored_line(ignored: Sequence[Ignored], locale: str = i18n.DEFAULT) -> str:
     """The answer's line on what was not acted on: "Ignored: 'Thanks!', 'Carol' (a name)",
     in ``locale``."""
     if not ignored:
         return i18n.gettext(locale, N_("Ignored: nothing."))
     parts = [
-        quoted(i.line) + ("" if i.why == PROSE else f" ({i18n.gettext(locale, i.why)})")
-        for i in ignored
+        quoted(i.line) + ("" if i.why == PROSE else f" ({_shown_why(i, locale)})") for i in ignored
     ]
     more = len(parts) - SHOWN_IGNORED
     if more > 0:

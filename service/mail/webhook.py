@@ -20,6 +20,7 @@ from flask import Blueprint, current_app, jsonify, request
 from service.api.v1 import read_body
 from service.db import Database
 from service.errors import Forbidden, NotFound, ServiceError, Unauthorized
+from service.i18n import N_
 from service.mail import gateway
 
 blueprint = Blueprint("mail_inbound", __name__)
@@ -58,6 +59,6 @@ def inbound() -> Any:
     body = read_body(cache=False)
     check(settings.inbound_webhook_secret, body, request.headers)
     if not body.strip():
-        raise ServiceError("the body must be the raw message", "empty")
+        raise ServiceError(N_("the body must be the raw message"), "empty", values={})
     received = gateway.receive(database, body, "webhook")
     return jsonify({"id": received.id, "duplicate": received.duplicate}), 202
