@@ -53,7 +53,7 @@ from sqlalchemy.orm import Session
 from service import i18n, notify
 from service.config import Settings
 from service.db import enqueue, work_of
-from service.errors import BadRequest, NotFound
+from service.errors import Conflict, NotFound, Unprocessable
 from service.games.events import (
     DiceRolled,
     GameEnded,
@@ -135,7 +135,7 @@ def create(
     url = check_url(str(data.get("url") or ""), settings.webhooks_allow_loopback)
     form = data.get("format") or "json"
     if form not in FORMATS:
-        raise BadRequest(
+        raise Unprocessable(
             N_("the format %(value)s is not one of %(valid)s"),
             "bad_webhook_format",
             values={"value": str(form)[:40], "valid": ", ".join(FORMATS)},
@@ -144,19 +144,19 @@ def create(
     chosen = list(allowed) if events is None else list(dict.fromkeys(events))
     for event in chosen:
         if event not in allowed:
-            raise BadRequest(
+            raise Unprocessable(
                 N_("%(value)s is not an event a webhook here carries; they are %(valid)s"),
                 "bad_webhook_event",
                 values={"value": str(event)[:40], "valid": ", ".join(allowed)},
             )
     if not chosen:
-        raise BadRequest(
+        raise Unprocessable(
             N_("choose at least one event: %(valid)s"),
             "bad_webhook_event",
             values={"valid": ", ".join(allowed)},
         )
     if len(list_of(session, player=player, league=league)) >= MAX_HOOKS:
-        raise BadRequest(
+        raise Conflict(
             N_("this list of webhooks is full; remove one first (the most allowed: %(count)s)"),
             "too_many_webhooks",
             values={"count": MAX_HOOKS},
@@ -244,7 +244,7 @@ def check_url(url: str, allow_loopback: bool) -> str:
     url = url.strip()
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname or len(url) > MAX_URL:
-        raise BadRequest(
+        raise Unprocessable(
             N_(
                 "%(url)s is not a webhook URL: it must start with http:// or https:// and "
                 "name a host, in at most %(max)s characters"
@@ -253,7 +253,7 @@ def check_url(url: str, allow_loopback: bool) -> str:
             values={"url": url[:100], "max": MAX_URL},
         )
     if parts.username or parts.password:
-        raise BadRequest(
+        raise Unprocessable(
             N_("%(url)s carries a user name or password; a webhook URL may not"),
             "bad_webhook_url",
             values={"url": parts.hostname},
@@ -272,8 +272,8 @@ def check_url(url: str, allow_loopback: bool) -> str:
     return url
 
 
-def _private(url: str, host: str) -> BadRequest:
-    return BadRequest(
+def _private(url: str, host: str) -> Unprocessable:
+    return Unprocessable(
         N_(
             "%(url)s points to a private or local address (%(host)s); a webhook must reach "
             "a public server"

@@ -21,7 +21,7 @@ from sqlalchemy import select
 from service import schedule, webhooks
 from service.config import Settings
 from service.db import Database
-from service.errors import BadRequest
+from service.errors import Unprocessable
 from service.mail.links import settings_token
 from service.models import Game, Webhook, WebhookDelivery, utcnow
 from tests.service.conftest import Client, make_settings, new_player
@@ -200,23 +200,23 @@ def test_webhooks_are_managed_by_api_and_bad_urls_are_explained(
         ("https://user:pw@example.org/", "bad_webhook_url"),
     ):
         answer = alice.request("POST", "/players/me/webhooks", json={"url": url})
-        assert answer.status_code == 400 and answer.get_json()["error"]["code"] == code, url
+        assert answer.status_code == 422 and answer.get_json()["error"]["code"] == code, url
     bad_event = alice.request(
         "POST", "/players/me/webhooks", json={"url": "https://example.org/", "events": ["x"]}
     )
     assert bad_event.status_code == 400 and "your_turn" in bad_event.get_data(as_text=True)
 
     # loopback only when the config flag is on (it is in these tests)
-    with pytest.raises(BadRequest):
+    with pytest.raises(Unprocessable):
         webhooks.check_url("http://127.0.0.1:9/hook", allow_loopback=False)
-    with pytest.raises(BadRequest):
+    with pytest.raises(Unprocessable):
         webhooks.check_url("http://localhost/hook", allow_loopback=False)
     assert webhooks.check_url("http://127.0.0.1:9/hook", allow_loopback=True)
 
     for number in range(4):
         hook(alice, f"https://example.org/{number}")
     full = alice.request("POST", "/players/me/webhooks", json={"url": "https://example.org/6"})
-    assert full.status_code == 400 and full.get_json()["error"]["code"] == "too_many_webhooks"
+    assert full.status_code == 409 and full.get_json()["error"]["code"] == "too_many_webhooks"
 
     assert bob.request("DELETE", f"/players/me/webhooks/{made['id']}").status_code == 404
     left = alice.ok("DELETE", f"/players/me/webhooks/{made['id']}")["webhooks"]
@@ -236,7 +236,7 @@ def test_a_league_hook_carries_results_and_standings_and_only_directors_manage_i
     with_turns = admin.request(
         "POST", path, json={"url": receiver.url("/x"), "events": ["your_turn"]}
     )
-    assert with_turns.status_code == 400
+    assert with_turns.status_code == 422
     admin.ok("POST", path, {"url": receiver.url("/league"), "format": "slack"}, status=201)
     assert len(admin.ok("GET", path)["webhooks"]) == 1
 
