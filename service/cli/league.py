@@ -96,6 +96,8 @@ def league_group(context: click.Context, by: str | None) -> None:
     type=int,
     help="To join: at most this many games lost by forfeit over the last twelve months.",
 )
+@click.option("--invitation-days", type=int, help="Days an invitation stays open before it lapses.")
+@click.option("--max-game-days", type=int, help="Days a game may last before it is adjudicated.")
 def create_command(name: str, options: tuple[str, ...], form: str, **given: Any) -> None:
     """Create a league and print its id."""
     data: dict[str, Any] = {"name": name, "game": given["game"], "format": form}
@@ -116,7 +118,8 @@ def create_command(name: str, options: tuple[str, ...], form: str, **given: Any)
         "players": "players", "rounds": "rounds", "draw_rule": "draw_rule",
         "starts": "starts_at", "round_days": "round_days", "withdrawal": "withdrawal",
         "join_code": "join_code", "min_reliability": "min_reliability",
-        "max_forfeits": "max_forfeits",
+        "max_forfeits": "max_forfeits", "invitation_days": "invitation_days",
+        "max_game_days": "max_game_days",
     }  # fmt: skip
     data |= {field: given[option] for option, field in fields.items() if given[option] is not None}
     if given["tiebreaks"]:

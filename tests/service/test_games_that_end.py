@@ -9,15 +9,19 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import pytest
+from click.testing import CliRunner
 from sqlalchemy import select
 
-from service import players
+from service import db, players
+from service.cli import main
+from service.config import Settings
 from service.db import Database
 from service.leagues import leagues
 from service.leagues import tasks as league_tasks
 from service.leagues.models import Entry, League
 from service.models import Game, utcnow
-from tests.service.conftest import Client, new_player
+from tests.service.conftest import TOYS, Client, new_player, run_inline
 from tests.service.gateway_kit import latest, mails, reply, text_of
 from tests.service.test_gateway_flow import send
 from tests.service.test_leagues_api import games_of, league
@@ -169,3 +173,25 @@ def test_a_director_sets_the_days_on_the_audit_log(admin: Client, alice: Client)
     assert changed["settings"]["max_game_days"] == 30
     entries = admin.ok("GET", f"/leagues/{made['id']}/audit")["audit"]
     assert entries[-1]["action"] == "set_days"
+
+
+def test_a_director_sets_both_limits_from_the_command_line(
+    database: Database,
+    admin: Client,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    env = {
+        "DATABASE_URL": settings.database_url,
+        "PBEM_VAR_DIR": str(settings.var_dir),
+        "PBEM_GAME_MODULES": TOYS,
+    }
+    configure = db.configure
+    monkeypatch.setattr(db, "configure", lambda given: configure(given, dispatch=run_inline))
+    args = ["league", "create", "Short Cup", "--game", "countdown"]
+    args += ["--invitation-days", "4", "--max-game-days", "60"]
+    result = CliRunner().invoke(main, args, env=env)
+    assert result.exit_code == 0, result.output
+    with database.transaction() as session:
+        made = session.get_one(League, int(result.output))
+        assert (made.settings["invitation_days"], made.settings["max_game_days"]) == (4, 60)
