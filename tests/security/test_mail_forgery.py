@@ -45,8 +45,8 @@ from service.mail import authentication, gateway, imap, webhook
 from service.mail.extract import extract_reply
 from service.mail.models import InboundMessage
 from service.mail.smtpd import Listener
-from service.models import Base, Order
-from tests.service.conftest import make_settings, run_inline
+from service.models import Order
+from tests.service.conftest import emptied, make_settings, run_inline
 from tests.service.gateway_kit import current_address, dkim_key, game_row, make_game, reply
 from tests.service.test_gateway_imap import DOVECOT, Dovecot
 from tests.system_tools import require_system_tool
@@ -89,9 +89,7 @@ def local_dns(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _database(migrated: str, tmp_path: Path, **extra: str) -> Database:
     database = db.configure(make_settings(migrated, tmp_path / "var", **extra), dispatch=run_inline)
-    with database.engine.begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
-            connection.execute(table.delete())
+    emptied(database)
     return database
 
 

@@ -63,6 +63,14 @@ def settings(migrated: str, tmp_path: Path) -> Settings:
     return make_settings(migrated, tmp_path / "var")
 
 
+def emptied(database: db.Database) -> db.Database:
+    """``database`` with every row of the run's shared schema deleted: each test starts empty."""
+    with database.engine.begin() as connection:
+        for table in reversed(Base.metadata.sorted_tables):
+            connection.execute(table.delete())
+    return database
+
+
 def run_inline(name: str, args: tuple[Any, ...]) -> None:
     import workers.tasks  # noqa: F401  (registers the tasks)
     from workers.app import celery
@@ -73,9 +81,7 @@ def run_inline(name: str, args: tuple[Any, ...]) -> None:
 @pytest.fixture
 def database(settings: Settings) -> Iterator[db.Database]:
     database = db.configure(settings, dispatch=run_inline)
-    with database.engine.begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
-            connection.execute(table.delete())
+    emptied(database)
     yield database
     database.engine.dispose()
 

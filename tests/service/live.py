@@ -14,8 +14,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from service import db
 from service.config import Settings
-from tests.service.conftest import TOYS
+from tests.service.conftest import TOYS, emptied
 
 ROOT = Path(__file__).resolve().parents[2]
 POLL_LIMIT = 120  # seconds a test waits for the workers before it gives up
@@ -37,6 +38,19 @@ def live_env(database_url: str, var_dir: Path) -> dict[str, str]:
 
 def settings_from(env: dict[str, str]) -> Settings:
     return Settings.from_env(env)
+
+
+@contextmanager
+def live_database(env: dict[str, str]) -> Iterator[db.Database]:
+    """The run's database, emptied, with this process's Celery app set up as the workers' is
+    (so that what the test enqueues reaches them)."""
+    from workers.app import configure
+
+    settings = settings_from(env)
+    configure(settings)
+    database = emptied(db.configure(settings))
+    yield database
+    database.engine.dispose()
 
 
 @contextmanager

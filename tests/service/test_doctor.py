@@ -43,10 +43,10 @@ from service.mail.addresses import (
 )
 from service.mail.models import PROCESSED, InboundMessage
 from service.mail.smtpd import Listener
-from service.models import Base, Outbox, utcnow
+from service.models import Outbox, utcnow
 from service.ops import doctor, health
 from service.tasks import Task
-from tests.service.conftest import TOYS, run_inline
+from tests.service.conftest import TOYS, emptied, run_inline
 from tests.service.gateway_kit import dkim_key
 from tests.service.test_smtp_live import self_signed
 
@@ -212,9 +212,7 @@ def deployment(
     for name, value in env.items():  # the listener and the web app read the same settings
         monkeypatch.setenv(name, value)
     database = db.configure(Settings.from_env(env), dispatch=run_inline)
-    with database.engine.begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
-            connection.execute(table.delete())
+    emptied(database)
     from service.app import create_app
 
     http = make_server("127.0.0.1", 0, create_app(database.settings, dispatch=run_inline))

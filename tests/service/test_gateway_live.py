@@ -14,16 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from service import db
 from service.db import Database
 from service.mail.addresses import AddressError, read_reply_address
 from service.mail.models import InboundMessage
 from service.mail.smtpd import Listener
-from service.models import Base
 from tests.service.gateway_kit import game_row, make_game, reply, text_of
-from tests.service.live import live_env, settings_from, wait_for, worker_processes
+from tests.service.live import live_database, live_env, wait_for, worker_processes
 from tests.service.test_gateway_smtp import Sink, SinkController, smtp_send
-from workers.app import configure
 
 pytestmark = pytest.mark.integration
 
@@ -51,14 +48,8 @@ def env(migrated: str, tmp_path: Path, sink: tuple[Sink, int]) -> dict[str, str]
 
 @pytest.fixture
 def live(env: dict[str, str]) -> Iterator[Database]:
-    settings = settings_from(env)
-    configure(settings)
-    database = db.configure(settings)
-    with database.engine.begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
-            connection.execute(table.delete())
-    yield database
-    database.engine.dispose()
+    with live_database(env) as database:
+        yield database
 
 
 def test_workers_play_a_game_from_smtp_replies(

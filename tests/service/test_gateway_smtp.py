@@ -23,8 +23,7 @@ from aiosmtpd.controller import Controller
 from service import db
 from service.db import Database
 from service.mail.smtpd import Listener
-from service.models import Base
-from tests.service.conftest import make_settings, run_inline
+from tests.service.conftest import emptied, make_settings, run_inline
 from tests.service.gateway_kit import game_row, make_game, reply, text_of, with_attachment
 
 pytestmark = pytest.mark.integration
@@ -90,9 +89,7 @@ def wired(migrated: str, tmp_path: Path, sink: Sink) -> Iterator[tuple[Database,
         PBEM_SMTPD_CHECK_SENDERS="0",  # these clients do not sign: test_sender_authentication
     )
     database = db.configure(settings, dispatch=run_inline)
-    with database.engine.begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
-            connection.execute(table.delete())
+    emptied(database)
     listener = Listener(database, "127.0.0.1", 0)
     listener.start()
     yield database, listener

@@ -19,15 +19,14 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from service import db, players
+from service import players
 from service.db import Database
 from service.mail import gateway
 from service.mail.models import InboundMessage
-from service.models import Base, Outbox
+from service.models import Outbox
 from tests.service.conftest import Client
 from tests.service.gateway_kit import reply
-from tests.service.live import live_env, settings_from, wait_for, worker_processes
-from workers.app import configure
+from tests.service.live import live_database, live_env, wait_for, worker_processes
 
 pytestmark = pytest.mark.integration
 
@@ -35,14 +34,8 @@ pytestmark = pytest.mark.integration
 @pytest.fixture
 def live(migrated: str, tmp_path: Path) -> Iterator[tuple[Database, dict[str, str]]]:
     env = live_env(migrated, tmp_path / "live")
-    settings = settings_from(env)
-    configure(settings)
-    database = db.configure(settings)
-    with database.engine.begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
-            connection.execute(table.delete())
-    yield database, env
-    database.engine.dispose()
+    with live_database(env) as database:
+        yield database, env
 
 
 def clients(database: Database) -> list[Client]:

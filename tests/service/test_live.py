@@ -18,12 +18,12 @@ from kombu.exceptions import ChannelError
 from sqlalchemy import func, select
 
 import engine
-from service import db, games, players
+from service import games, players
 from service.db import Database
-from service.models import Base, Game, LogEntry, Outbox, Step, Turn
+from service.models import Game, LogEntry, Outbox, Step, Turn
 from tests.service.conftest import Client
-from tests.service.live import live_env, settings_from, wait_for, worker_processes
-from workers.app import celery, configure
+from tests.service.live import live_database, live_env, wait_for, worker_processes
+from workers.app import celery
 from workers.tasks import resolve_turn
 
 pytestmark = pytest.mark.integration
@@ -36,14 +36,8 @@ def env(migrated: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, st
 
 @pytest.fixture
 def live(env: dict[str, str]) -> Iterator[Database]:
-    settings = settings_from(env)
-    configure(settings)
-    database = db.configure(settings)
-    with database.engine.begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
-            connection.execute(table.delete())
-    yield database
-    database.engine.dispose()
+    with live_database(env) as database:
+        yield database
 
 
 def clients(database: Database) -> tuple[Client, Client, Client]:

@@ -19,8 +19,7 @@ from service import db
 from service.db import Database
 from service.mail import authentication, gateway
 from service.mail.models import FAILED
-from service.models import Base
-from tests.service.conftest import make_settings
+from tests.service.conftest import emptied, make_settings
 from tests.service.gateway_kit import current_address, make_game, reply
 
 HEADER_VALUES = st.sampled_from(
@@ -107,9 +106,7 @@ def no_dns(monkeypatch: pytest.MonkeyPatch) -> None:
 def fuzzed(migrated: str, tmp_path: Path) -> Iterator[Database]:
     settings = make_settings(migrated, tmp_path / "var", PBEM_TRUSTED_AUTHSERV_IDS="mx.pbem.test")
     database = db.configure(settings, dispatch=lambda name, args: None)
-    with database.engine.begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
-            connection.execute(table.delete())
+    emptied(database)
     yield database
     database.engine.dispose()
 

@@ -20,9 +20,9 @@ import pytest
 
 from service import db
 from service.config import Settings
-from service.models import Base, Outbox
+from service.models import Outbox
 from service.notify import eml_name
-from tests.service.conftest import Client, make_settings, new_player, run_inline
+from tests.service.conftest import Client, emptied, make_settings, new_player, run_inline
 from tests.service.test_run_ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,9 +54,7 @@ def test_the_default_public_url_is_where_the_web_listens(env: dict[str, str], ur
 def port_5077_service(migrated: str, tmp_path: Path) -> Iterator[db.Database]:
     settings = make_settings(migrated, tmp_path / "var", PBEM_PORT="5077")
     database = db.configure(settings, dispatch=run_inline)
-    with database.engine.begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
-            connection.execute(table.delete())
+    emptied(database)
     yield database
     database.engine.dispose()
 

@@ -19,8 +19,8 @@ from service.db import Database
 from service.mail import authentication, gateway
 from service.mail.models import InboundMessage
 from service.mail.smtpd import Listener
-from service.models import Base, Player
-from tests.service.conftest import make_settings, run_inline
+from service.models import Player
+from tests.service.conftest import emptied, make_settings, run_inline
 from tests.service.gateway_kit import (
     current_address,
     dkim_key,
@@ -66,9 +66,7 @@ def signed(raw: bytes, key: bytes, domain: bytes = b"example.org") -> bytes:
 def _database(migrated: str, tmp_path: Path, **extra: str) -> Database:
     settings = make_settings(migrated, tmp_path / "var", **extra)
     database = db.configure(settings, dispatch=run_inline)
-    with database.engine.begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
-            connection.execute(table.delete())
+    emptied(database)
     return database
 
 

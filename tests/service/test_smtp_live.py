@@ -17,12 +17,10 @@ import pytest
 from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 from sqlalchemy import select
 
-from service import db
 from service.db import Database
-from service.models import Base, Outbox
-from tests.service.live import live_env, settings_from, wait_for, worker_processes
+from service.models import Outbox
+from tests.service.live import live_database, live_env, settings_from, wait_for, worker_processes
 from tests.service.test_live import clients
-from workers.app import configure
 
 pytestmark = pytest.mark.integration
 
@@ -141,15 +139,9 @@ def smtp_env(migrated: str, tmp_path: Path, sink: Sink) -> dict[str, str]:
 
 @pytest.fixture
 def live(smtp_env: dict[str, str]) -> Iterator[Database]:
-    settings = settings_from(smtp_env)
-    assert settings.mail_sender == "smtp"
-    configure(settings)
-    database = db.configure(settings)
-    with database.engine.begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
-            connection.execute(table.delete())
-    yield database
-    database.engine.dispose()
+    with live_database(smtp_env) as database:
+        assert database.settings.mail_sender == "smtp"
+        yield database
 
 
 def unsent(database: Database) -> list[Outbox]:

@@ -10,13 +10,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from service import db, webhooks
+from service import webhooks
 from service.db import Database
-from service.models import Base, WebhookDelivery
-from tests.service.live import live_env, settings_from, wait_for, worker_processes
+from service.models import WebhookDelivery
+from tests.service.live import live_database, live_env, wait_for, worker_processes
 from tests.service.test_live import clients
 from tests.service.test_webhooks import Receiver
-from workers.app import configure
 
 pytestmark = pytest.mark.integration
 
@@ -29,14 +28,8 @@ def env(migrated: str, tmp_path: Path) -> dict[str, str]:
 
 @pytest.fixture
 def live(env: dict[str, str]) -> Iterator[Database]:
-    settings = settings_from(env)
-    configure(settings)
-    database = db.configure(settings)
-    with database.engine.begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
-            connection.execute(table.delete())
-    yield database
-    database.engine.dispose()
+    with live_database(env) as database:
+        yield database
 
 
 def test_a_worker_delivers_and_beat_retries_a_failed_delivery_once(
