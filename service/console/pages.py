@@ -279,13 +279,9 @@ def sign_in_link(token: str) -> Any:
 @blueprint.post("/sign-out")
 @localized
 def sign_out() -> Any:
-    locale = page_locale()  # the page still in the language of the player signing out
+    page_locale()  # read before the session ends: the page is in the leaving player's language
     session.clear()
-    return message_page(
-        i18n.gettext(locale, "Signed out"),
-        i18n.gettext(locale, "You are signed out on this browser."),
-        ask=True,
-    )
+    return message_page(_("Signed out"), _("You are signed out on this browser."), ask=True)
 
 
 @blueprint.post("/mail/<token>/sign-in")
