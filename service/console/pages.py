@@ -44,6 +44,7 @@ from service.i18n import N_
 from service.leagues import leagues, ownership
 from service.leagues.page import STATUS_WORDS
 from service.mail.links import read_settings_token
+from service.mail.render import status_in
 from service.models import Game, Player, Seat, utcnow
 
 blueprint = Blueprint("console", __name__, template_folder="../web_templates")
@@ -495,9 +496,14 @@ def _target_values(db_session: Session, player: Player, scope: str, target: int)
     if scope == "game":
         ownership.check_game(db_session, player, target)
         game = games.get(db_session, target)
+        state = games.state_of(game)
+        line = games.summary(db_session, game, None, state=state)["status_line"]
         return {
             "row": desk.game_row(db_session, game, utcnow()),
-            "status_line": games.summary(db_session, game, None)["status_line"],
+            # the engine's words in the page's language (a finished game's line stays as is)
+            "status_line": status_in(i18n.current(), state, None, line)
+            if game.status == games.ACTIVE
+            else line,
             "running": game.status == games.ACTIVE,
             "actions": actions.GAME_ACTIONS,
             "seats": actions.seat_choices(db_session, target),

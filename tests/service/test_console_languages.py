@@ -45,6 +45,7 @@ def test_a_german_director_sees_the_console_and_the_answers_to_an_action_in_germ
     assert f"<h1>Partie {game}: " in desk
     assert "<legend>Frist verlängern</legend>" in desk and "Zusätzliche Tage" in desk
     assert "Grund (kommt ins Prüfprotokoll)" in desk
+    assert "Orders due" not in desk  # the game's status line is the engine's, in German too
 
     sentence, answer = act(web, f"/console/games/{game}/pause", {"reason": "im Krankenhaus"})
     assert sentence == f"Partie {game} anhalten, weil im Krankenhaus"
