@@ -24,7 +24,8 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 import engine
-from service import games
+from service import games, i18n
+from service.i18n import N_
 from service.leagues import ownership
 from service.leagues.models import GamePause, League, LeagueDirector, Pairing
 from service.models import Email, Game, LogEntry, Player, Seat
@@ -36,6 +37,8 @@ MAX_GAMES = 500
 """The console lists at most this many running games (stuck and late ones first)."""
 MAX_PLAYERS = 50
 STUCK, LATE = "stuck", "late"
+FLAG_WORDS = {STUCK: N_("stuck"), LATE: N_("late")}
+"""The flags as the pages show them (translated there; the keys are the pages' classes)."""
 
 
 @dataclass
@@ -58,14 +61,27 @@ class GameRow:
         return self.flags[0][0] if self.flags else None
 
 
+def _(message: str, **values: Any) -> str:
+    """``message`` in the page's language (:func:`i18n.in_locale`, set by the console's
+    views), else English."""
+    return i18n.gettext(i18n.current(), message, **values)
+
+
+def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
+    return i18n.ngettext(i18n.current(), singular, plural, n, **values)
+
+
 def ago(delta: timedelta) -> str:
-    """``3 days``, ``5 hours``, ``12 minutes``: how long, in the largest unit that reads."""
+    """``3 days``, ``5 hours``, ``12 minutes``: how long, in the largest unit that reads (in
+    the page's language, with its plural forms)."""
     seconds = max(0, int(delta.total_seconds()))
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size:
-            count = seconds // size
-            return f"{count} {unit}{'s' * (count != 1)}"
-    return "less than a minute"
+    if seconds >= 86400:
+        return ngettext("%(num)s day", "%(num)s days", seconds // 86400)
+    if seconds >= 3600:
+        return ngettext("%(num)s hour", "%(num)s hours", seconds // 3600)
+    if seconds >= 60:
+        return ngettext("%(num)s minute", "%(num)s minutes", seconds // 60)
+    return _("less than a minute")
 
 
 # -- which leagues and games --------------------------------------------------------------
@@ -131,21 +147,33 @@ def _flags(row: GameRow, ready: bool, now: datetime) -> list[tuple[str, str]]:
             flags.append(
                 (
                     STUCK,
-                    f"turn {row.turn} was due {ago(late)} ago and is not resolved: the sweep "
-                    "resolves a due turn within a minute, so check that beat and the workers "
-                    "run (or process it now)",
+                    _(
+                        "turn %(turn)s was due %(time)s ago and is not resolved: the sweep "
+                        "resolves a due turn within a minute, so check that beat and the "
+                        "workers run (or process it now)",
+                        turn=row.turn,
+                        time=ago(late),
+                    ),
                 )
             )
         else:
-            flags.append((LATE, f"the deadline passed {ago(late)} ago"))
+            flags.append((LATE, _("the deadline passed %(time)s ago", time=ago(late))))
     if ready:
         flags.append(
-            (STUCK, f"every order of turn {row.turn} is in and nobody waits, yet it is open")
+            (
+                STUCK,
+                _(
+                    "every order of turn %(turn)s is in and nobody waits, yet it is open",
+                    turn=row.turn,
+                ),
+            )
         )
     if row.paused_since is not None and now - row.paused_since >= PAUSED_LONG:
-        flags.append((STUCK, f"paused for {ago(now - row.paused_since)}"))
+        flags.append((STUCK, _("paused for %(time)s", time=ago(now - row.paused_since))))
     if row.last_activity is not None and now - row.last_activity >= QUIET:
-        flags.append((STUCK, f"nothing has happened for {ago(now - row.last_activity)}"))
+        flags.append(
+            (STUCK, _("nothing has happened for %(time)s", time=ago(now - row.last_activity)))
+        )
     return sorted(flags, key=lambda flag: flag[0] != STUCK)
 
 

@@ -11,18 +11,21 @@ signs in. Every action is a form, then a confirmation page, then one POST.
 
 from __future__ import annotations
 
+import functools
 import hmac
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
+from babel import Locale
 from flask import (
     Blueprint,
     Response,
     current_app,
+    g,
     make_response,
     redirect,
     render_template,
@@ -33,18 +36,21 @@ from flask import (
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service import games, players
+from service import games, i18n, players, web
 from service.console import actions, desk, sign_in
 from service.db import Database
 from service.errors import ServiceError
+from service.i18n import N_
 from service.leagues import leagues, ownership
+from service.leagues.page import STATUS_WORDS
 from service.mail.links import read_settings_token
+from service.mail.render import status_in
 from service.models import Game, Player, Seat, utcnow
 
 blueprint = Blueprint("console", __name__, template_folder="../web_templates")
 MAX_ID = 2**31 - 1
 MAX_ADDRESS = 254
-OUT_OF_DATE = (
+OUT_OF_DATE = N_(
     "This form is out of date or did not come from this site: its check value does not match "
     "your session (were cookies cleared, or did you sign in again in another tab?). Nothing "
     "was done; open the page again and send it from there."
@@ -56,6 +62,42 @@ def transaction() -> Iterator[Session]:
     database: Database = current_app.extensions["pbem.database"]
     with database.transaction() as db_session:
         yield db_session
+
+
+def page_locale() -> str:
+    """The language of these pages: the signed-in player's ``language``, else the browser's
+    (``Accept-Language``), else English (``web.page_locale``); read once per request."""
+    if "console_locale" not in g:
+        player_id = session.get("player")
+        player = None
+        if isinstance(player_id, int):
+            with transaction() as db_session:
+                player = db_session.get(Player, player_id)
+                g.console_locale = web.page_locale(player)
+        else:
+            g.console_locale = web.page_locale(None)
+    return str(g.console_locale)
+
+
+def _(message: str, **values: Any) -> str:
+    """``message`` in the page's language (:func:`page_locale`)."""
+    return i18n.gettext(page_locale(), message, **values)
+
+
+def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
+    return i18n.ngettext(page_locale(), singular, plural, n, **values)
+
+
+def localized(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Run ``view`` in the page's language: its templates, and the texts the console's
+    helpers write (``desk``, ``actions``: :func:`i18n.current`)."""
+
+    @functools.wraps(view)
+    def in_language(*args: Any, **kwargs: Any) -> Any:
+        with i18n.in_locale(page_locale()):
+            return view(*args, **kwargs)
+
+    return in_language
 
 
 def settings() -> Any:
@@ -70,12 +112,35 @@ def csrf_token() -> str:
 
 @blueprint.context_processor
 def page_values() -> dict[str, Any]:
-    return {"csrf_token": csrf_token, "signed_in_name": session.get("name")}
+    return {
+        "csrf_token": csrf_token,
+        "signed_in_name": session.get("name"),
+        "locale": page_locale(),
+        "status_words": STATUS_WORDS,
+    }
 
 
 @blueprint.app_template_filter("console_time")
 def console_time(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    """A time on these pages, in UTC: ``2025-03-01 18:00 UTC`` in English, else as the page's
+    language writes a date (``01.03.2025, 18:00 UTC``)."""
+    return utc_time(moment, i18n.current())
+
+
+@blueprint.app_template_filter("console_iso_time")
+def console_iso_time(iso: str) -> str:
+    """A stored ISO time (a game's ``deadline``, UTC) as :func:`console_time` writes it."""
+    locale = i18n.current()
+    if locale == i18n.DEFAULT:
+        return iso[:16].replace("T", " ") + " UTC"
+    return utc_time(datetime.fromisoformat(iso), locale)
+
+
+def utc_time(moment: datetime, locale: str) -> str:
+    if locale == i18n.DEFAULT:
+        return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    day = Locale.parse(locale).datetime_skeletons["yMd"].pattern
+    return i18n.format_datetime(moment, locale, "UTC", day + ", HH:mm") + " UTC"
 
 
 @blueprint.before_request
@@ -86,7 +151,7 @@ def check_form() -> Any:
         return None
     sent, kept = request.form.get("csrf", ""), session.get("csrf", "")
     if not kept or not hmac.compare_digest(sent.encode(), str(kept).encode()):
-        return message_page("Form out of date", OUT_OF_DATE, 400)
+        return message_page(_("Form out of date"), _(OUT_OF_DATE), 400)
     return None
 
 
@@ -117,9 +182,10 @@ def to_sign_in() -> Any:
 
 
 def forbidden(player: Player, why: str | None = None) -> Any:
-    text = why or (
-        f"{player.name}, the console is for tournament directors and admins, and your account "
-        "is a player's. Your own games and API token are on your page."
+    text = why or _(
+        "%(name)s, the console is for tournament directors and admins, and your account "
+        "is a player's. Your own games and API token are on your page.",
+        name=player.name,
     )
     return render_template("console_forbidden.html", text=text), 403
 
@@ -133,15 +199,17 @@ def _id(text: str) -> int:
 
 
 @blueprint.route("/sign-in", methods=["GET", "POST"])
+@localized
 def sign_in_page() -> Any:
     if request.method == "GET":
         return render_template("console_sign_in.html", address="", sent=False)
     typed = request.form.get("address", "")
     address = typed.strip().lower()
     if not players.EMAIL.match(address) or len(address) > MAX_ADDRESS:
-        error = (
-            f"\u201c{typed.strip()[:80]}\u201d is not an e-mail address: write the address your "
-            "mail from pbem comes to, such as ann@example.org."
+        error = _(
+            "\u201c%(typed)s\u201d is not an e-mail address: write the address your mail from "
+            "pbem comes to, such as ann@example.org.",
+            typed=typed.strip()[:80],
         )
         return render_template("console_sign_in.html", address=typed, error=error), 400
     with transaction() as db_session:
@@ -153,24 +221,35 @@ def sign_in_page() -> Any:
 
 
 @blueprint.route("/sign-in/<token>", methods=["GET", "POST"])
+@localized
 def sign_in_link(token: str) -> Any:
     player_id, problem = sign_in.read_sign_in_token(settings().secret(), token, time.time())
     with transaction() as db_session:
         player = db_session.get(Player, player_id) if player_id else None
         if player is None or problem == "invalid":
             return message_page(
-                "This sign-in link does not work",
-                "It is not a link we made, or it was cut short (some mail programs break long "
-                "lines: copy the whole link). Ask for a new one.",
+                _("This sign-in link does not work"),
+                _(
+                    "It is not a link we made, or it was cut short (some mail programs break "
+                    "long lines: copy the whole link). Ask for a new one."
+                ),
                 400,
                 ask=True,
             )
+        g.console_locale = web.page_locale(player)  # the link's player reads these pages
         if problem == "expired":
-            ended = sign_in.expiry_of(token).strftime("%Y-%m-%d %H:%M UTC")
+            ended = utc_time(sign_in.expiry_of(token), page_locale())
             minutes = int(sign_in.LIFETIME.total_seconds() // 60)
             return message_page(
-                "This sign-in link has expired",
-                f"It worked until {ended}: a link works for {minutes} minutes. Ask for a new one.",
+                _("This sign-in link has expired"),
+                ngettext(
+                    "It worked until %(ended)s: a link works for %(num)s minute. Ask for a "
+                    "new one.",
+                    "It worked until %(ended)s: a link works for %(num)s minutes. Ask for a "
+                    "new one.",
+                    minutes,
+                    ended=ended,
+                ),
                 410,
                 ask=True,
             )
@@ -178,14 +257,17 @@ def sign_in_link(token: str) -> Any:
             db_session.refresh(player, with_for_update=True)
         if sign_in.spent(player, token):
             return message_page(
-                "This sign-in link was used already",
-                "Each link signs in once (and a newer link's use ends the older ones). "
-                "Ask for a new one.",
+                _("This sign-in link was used already"),
+                _(
+                    "Each link signs in once (and a newer link's use ends the older ones). "
+                    "Ask for a new one."
+                ),
                 410,
                 ask=True,
             )
         if request.method == "GET":
-            return render_template("console_sign_in_link.html", name=player.name)
+            with i18n.in_locale(page_locale()):
+                return render_template("console_sign_in_link.html", name=player.name)
         sign_in.spend(player, token)
         director = player.has_role("td", "admin")
         session.clear()
@@ -196,12 +278,15 @@ def sign_in_link(token: str) -> Any:
 
 
 @blueprint.post("/sign-out")
+@localized
 def sign_out() -> Any:
+    page_locale()  # read before the session ends: the page is in the leaving player's language
     session.clear()
-    return message_page("Signed out", "You are signed out on this browser.", ask=True)
+    return message_page(_("Signed out"), _("You are signed out on this browser."), ask=True)
 
 
 @blueprint.post("/mail/<token>/sign-in")
+@localized
 def settings_sign_in(token: str) -> Any:
     """The button on the mail-settings page: a sign-in link to the player's own address."""
     with transaction() as db_session:
@@ -209,21 +294,30 @@ def settings_sign_in(token: str) -> Any:
         player = db_session.get(Player, player_id) if player_id else None
         if player is None or player.address is None:
             return message_page(
-                "This link is not valid", "This mail-settings link is not valid.", 404
+                _("This link is not valid"), _("This mail-settings link is not valid."), 404
             )
+        g.console_locale = web.page_locale(player)  # the settings page's player
         back = url_for("web.mail_settings", token=token)
         if not sign_in.mail_link(db_session, settings(), player, player.address):
             return message_page(
-                "Enough links for now",
-                f"{player.address} got {sign_in.PER_HOUR} sign-in links in the last hour; the "
-                "newest works for 30 minutes from when it was sent. Use it, or ask again in an "
-                "hour.",
+                _("Enough links for now"),
+                ngettext(
+                    "%(address)s got %(num)s sign-in link in the last hour; the newest works "
+                    "for 30 minutes from when it was sent. Use it, or ask again in an hour.",
+                    "%(address)s got %(num)s sign-in links in the last hour; the newest works "
+                    "for 30 minutes from when it was sent. Use it, or ask again in an hour.",
+                    sign_in.PER_HOUR,
+                    address=player.address,
+                ),
                 429,
                 back=back,
             )
         return message_page(
-            "A sign-in link is on its way",
-            f"We mailed a sign-in link to {player.address}. It works for 30 minutes.",
+            _("A sign-in link is on its way"),
+            _(
+                "We mailed a sign-in link to %(address)s. It works for 30 minutes.",
+                address=player.address,
+            ),
             back=back,
         )
 
@@ -232,6 +326,7 @@ def settings_sign_in(token: str) -> Any:
 
 
 @blueprint.get("/me")
+@localized
 def me() -> Any:
     with transaction() as db_session:
         player = viewer(db_session)
@@ -266,6 +361,7 @@ def _own_games(db_session: Session, player: Player) -> list[dict[str, Any]]:
 
 
 @blueprint.route("/me/token", methods=["GET", "POST"])
+@localized
 def new_token() -> Any:
     with transaction() as db_session:
         player = viewer(db_session)
@@ -283,6 +379,7 @@ def new_token() -> Any:
 
 
 @blueprint.get("/console")
+@localized
 def console() -> Any:
     with transaction() as db_session:
         player = viewer(db_session)
@@ -305,6 +402,7 @@ def console() -> Any:
 
 
 @blueprint.get("/console/players")
+@localized
 def player_search() -> Any:
     with transaction() as db_session:
         player = viewer(db_session)
@@ -318,6 +416,7 @@ def player_search() -> Any:
 
 
 @blueprint.get("/console/game")
+@localized
 def open_game() -> Any:
     """The console's "game number" box."""
     number = request.args.get("gid", "").strip()
@@ -325,21 +424,25 @@ def open_game() -> Any:
 
 
 @blueprint.get("/console/games/<gid>")
+@localized
 def game_desk(gid: str) -> Any:
     return _target_page("game", gid)
 
 
 @blueprint.get("/console/leagues/<lid>")
+@localized
 def league_desk(lid: str) -> Any:
     return _target_page("league", lid)
 
 
 @blueprint.post("/console/games/<gid>/<name>")
+@localized
 def game_action(gid: str, name: str) -> Any:
     return _act("game", gid, name)
 
 
 @blueprint.post("/console/leagues/<lid>/<name>")
+@localized
 def league_action(lid: str, name: str) -> Any:
     return _act("league", lid, name)
 
@@ -357,13 +460,23 @@ def _target_page(
         if not player.has_role("td", "admin"):
             return forbidden(player)
         if not target:
-            return message_page("No such page", f"{text!r} is not a {scope} number.", 404)
+            not_a = (
+                _("%(text)s is not a game number.", text=repr(text))
+                if scope == "game"
+                else _("%(text)s is not a league number.", text=repr(text))
+            )
+            return message_page(_("No such page"), not_a, 404)
         try:
             values = _target_values(db_session, player, scope, target)
         except ServiceError as refused:
             if refused.status == 403:
-                return forbidden(player, refused.message)
-            return message_page(f"No {scope} {target}", refused.message, refused.status)
+                return forbidden(player, refused.localized(page_locale()))
+            title = (
+                _("No game %(number)s", number=target)
+                if scope == "game"
+                else _("No league %(number)s", number=target)
+            )
+            return message_page(title, refused.localized(page_locale()), refused.status)
         form = request.form if request.method == "POST" else {}
         return render_template(
             "console_target.html",
@@ -374,7 +487,7 @@ def _target_page(
             form=form,
             failed=failed,
             base=request.path if request.method == "GET" else request.path.rsplit("/", 1)[0],
-            forfeits=actions.FORFEITS,
+            forfeits={key: _(label) for key, label in actions.FORFEITS.items()},
             **values,
         ), status
 
@@ -383,9 +496,14 @@ def _target_values(db_session: Session, player: Player, scope: str, target: int)
     if scope == "game":
         ownership.check_game(db_session, player, target)
         game = games.get(db_session, target)
+        state = games.state_of(game)
+        line = games.summary(db_session, game, None, state=state)["status_line"]
         return {
             "row": desk.game_row(db_session, game, utcnow()),
-            "status_line": games.summary(db_session, game, None)["status_line"],
+            # the engine's words in the page's language (a finished game's line stays as is)
+            "status_line": status_in(i18n.current(), state, None, line)
+            if game.status == games.ACTIVE
+            else line,
             "running": game.status == games.ACTIVE,
             "actions": actions.GAME_ACTIONS,
             "seats": actions.seat_choices(db_session, target),
@@ -410,10 +528,12 @@ def _act(scope: str, text: str, name: str) -> Any:
     action = actions.ACTIONS.get((scope, name))
     target = _id(text)
     if action is None or not target:
-        return message_page("No such action", f"There is no action {name!r} here.", 404)
+        return message_page(
+            _("No such action"), _("There is no action %(name)s here.", name=repr(name)), 404
+        )
     form = {key: value for key, value in request.form.items() if key != "csrf"}
     if any("\x00" in value for value in form.values()):  # no database stores it in a text
-        error = "Not done: the form holds a NUL character, which no text here may contain."
+        error = _("Not done: the form holds a NUL character, which no text here may contain.")
         return _target_page(scope, text, error, 400, action.name)
     if request.form.get("step") != "confirm":
         return _review(scope, text, action, target, form)
@@ -425,9 +545,9 @@ def _act(scope: str, text: str, name: str) -> Any:
             sentence = action.confirm(db_session, target, form)
             action.run(db_session, target, player, form)
     except ServiceError as refused:  # rolled back: the function's own words, on the page
-        error = f"Not done: {refused.message}."
+        error = _("Not done: %(why)s.", why=refused.localized(page_locale()))
         return _target_page(scope, text, error, refused.status, action.name)
-    session["done"] = f"Done: {sentence}."
+    session["done"] = _("Done: %(what)s.", what=sentence)
     if scope == "game":
         return redirect(url_for("console.game_desk", gid=target), 303)
     return redirect(url_for("console.league_desk", lid=target), 303)
@@ -451,8 +571,8 @@ def _review(
             sentence = action.confirm(db_session, target, form)
         except ServiceError as refused:
             if refused.status == 403:
-                return forbidden(player, refused.message)
-            error = f"Not done: {refused.message}."
+                return forbidden(player, refused.localized(page_locale()))
+            error = _("Not done: %(why)s.", why=refused.localized(page_locale()))
             return _target_page(scope, text, error, refused.status, action.name)
     fields = {key: value for key, value in form.items() if key != "step"}
     return render_template(

@@ -162,3 +162,65 @@ def test_a_player_signs_in_from_the_settings_page_is_refused_the_console_and_ren
         alice.id
     )
     page.close()
+
+
+def test_the_console_in_german_fits_a_320_px_phone_too(
+    browser: Any, server: str, database: Database, admin: Client
+) -> None:
+    """Issue 24: German's long words (Turnierleiter-Konsole, Prüfprotokoll) wrap at 320 px;
+    the director's language is her own, the sign-in pages follow the browser's."""
+    world = make_world(admin)
+    world.tess.ok("PATCH", "/players/me", {"language": "de"})
+    world.people[0].ok("PATCH", "/players/me", {"language": "de"})
+    game, league, late = world.league_games[0], world.league_id, world.own_game
+    move_deadline(database, world.league_games[1], -timedelta(hours=3))
+    move_deadline(database, late, -timedelta(minutes=5))
+    page = browser.new_page(
+        viewport={"width": 320, "height": 900}, extra_http_headers={"Accept-Language": "de"}
+    )
+    page.goto(server + "/sign-in")
+    assert page.inner_text("h1") == "Anmelden"
+    looks_right(page, "de-sign-in")
+    page.fill("#address", TESS)
+    click_and_wait(page, "button[type=submit]")
+    looks_right(page, "de-sign-in-sent")
+    page.goto(server + mailed_link(database, TESS))
+    looks_right(page, "de-sign-in-link")
+    click_and_wait(page, "main button[type=submit]")
+    assert page.inner_text("h1") == "Turnierleiter-Konsole"
+    looks_right(page, "de-console")
+    page.goto(f"{server}/console/players?q=example.org")
+    looks_right(page, "de-players")
+    page.goto(f"{server}/console/leagues/{league}")
+    looks_right(page, "de-league-desk")
+    page.goto(f"{server}/console/games/{game}")
+    looks_right(page, "de-game-desk")
+    page.fill("#result-result", "1-0")
+    page.select_option("#result-forfeit", "missed_turns")
+    page.fill("#result-reason", "Spielerin hat seit Wochen nicht gezogen")
+    click_and_wait(page, "#act-result button[type=submit]")
+    assert page.inner_text("#sentence").startswith(f"Ergebnis von Partie {game} auf 1-0 setzen")
+    looks_right(page, "de-confirm")
+    click_and_wait(page, "#confirm button[type=submit]")
+    assert page.inner_text("#done").startswith("Erledigt: "), page.inner_text("main")
+    looks_right(page, "de-done")
+    page.goto(f"{server}/console/games/{late}")
+    page.fill("#resume-reason", "Versehen")
+    click_and_wait(page, "#act-resume button[type=submit]")
+    click_and_wait(page, "#confirm button[type=submit]")
+    assert page.inner_text("#error").startswith("Nicht getan: "), page.inner_text("main")
+    looks_right(page, "de-refused")
+    page.close()
+    alice = browser.new_page(viewport={"width": 320, "height": 900})
+    alice.goto(f"{server}/mail/{settings_token(database.settings.secret(), world.people[0].id)}")
+    click_and_wait(alice, "main form[action$='/sign-in'] button")
+    looks_right(alice, "de-link-sent")
+    alice.goto(server + mailed_link(database, "alice@example.org"))
+    click_and_wait(alice, "main button[type=submit]")
+    looks_right(alice, "de-me")
+    alice.goto(server + "/console")
+    assert alice.inner_text("h1") == "Diese Seite ist für Turnierleiter"
+    looks_right(alice, "de-forbidden")
+    alice.goto(server + "/me/token")
+    looks_right(alice, "de-token-confirm")
+    alice.close()
