@@ -272,7 +272,7 @@ def add_webhook(token: str) -> Any:
                 hook, secret = webhooks.create(session, database.settings, data, player=player)
         except ServiceError as error:
             message = error.localized(page_locale(player))
-            return _settings_page(player, error=message, hooks=session), 400
+            return _settings_page(player, error=message, hooks=session), error.status
         return _settings_page(player, hooks=session, new_hook=(hook.id, secret))
 
 
