@@ -36,7 +36,7 @@ the player's previous one; ``DELETE /games/ID/conditional`` withdraws it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -44,6 +44,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import EngineError, Event, NotationError, State
+from engine.errors import NTranslate, Translate
 from service import db, games
 from service.errors import BadRequest, Conflict, Forbidden, ServiceError, Unprocessable, from_engine
 from service.i18n import N_
@@ -221,33 +222,67 @@ def _check_line(state: State, seat: int, pairs: list[tuple[str, str]]) -> list[t
     """Play the line through the engine from here; the canonical texts, or the engine's error."""
     canonical = []
     for depth, (theirs, mine) in enumerate(pairs):
-        where = f"in 'if {theirs} then {mine}'" + (f" (level {depth + 1})" if depth else "")
+        where = _where(theirs, mine, depth)
         if state.is_over or seat in state.to_act or not state.to_act:
-            raise Conflict(
-                f"{where}: it is not your opponent's move there ({state.status()}); a "
-                f"conditional move answers the opponent's next move",
-                "not_their_move",
-            )
+            raise _in_line(NOT_THEIR_MOVE, "not_their_move", where, state.status_reason())
         mover = state.to_act[0]
-        state, their_text = _apply(state, mover, theirs, where, "their move")
+        state, their_text = _apply(state, mover, theirs, where, THEIR_MOVE)
         if state.is_over or state.to_act != (seat,):
-            raise Conflict(f"{where}: after {their_text} {state.status()}", "nothing_to_answer")
-        state, my_text = _apply(state, seat, mine, where, "your answer")
+            status = state.status_reason()
+            raise _in_line(NOTHING_TO_ANSWER, "nothing_to_answer", where, status, their_text)
+        state, my_text = _apply(state, seat, mine, where, YOUR_ANSWER)
         canonical.append((their_text, my_text))
     return canonical
 
 
-def _apply(state: State, seat: int, text: str, where: str, what: str) -> tuple[State, str]:
+IN_LINE = N_("in 'if %(theirs)s then %(mine)s'")
+IN_LINE_AT = N_("in 'if %(theirs)s then %(mine)s' (level %(level)s)")
+NOT_THEIR_MOVE = N_(
+    "%(where)s: it is not your opponent's move there (%(status)s); a conditional move "
+    "answers the opponent's next move"
+)
+NOTHING_TO_ANSWER = N_("%(where)s: after %(theirs)s %(status)s")
+THEIR_MOVE = N_("%(where)s, their move: %(why)s")
+YOUR_ANSWER = N_("%(where)s, your answer: %(why)s")
+
+
+def _where(theirs: str, mine: str, depth: int) -> Callable[[Translate], str]:
+    """Which pair of a line a refusal is about, in the language of ``translate``."""
+
+    def write(translate: Translate) -> str:
+        values = {"theirs": theirs, "mine": mine, "level": depth + 1}
+        return translate(IN_LINE_AT if depth else IN_LINE) % values
+
+    return write
+
+
+def _in_line(
+    template: str, code: str, where: Callable[[Translate], str], status: Any, theirs: str = ""
+) -> Conflict:
+    """A refusal of a pair of a line that quotes the position there (``status``: the engine's
+    ``Reason`` for its status line), in the reader's language."""
+
+    def render(translate: Translate, ntranslate: NTranslate | None = None) -> str:
+        values = {"where": where(translate), "theirs": theirs}
+        return translate(template) % {**values, "status": status.render(translate, ntranslate)}
+
+    return Conflict(render(N_), code, render=render)
+
+
+def _apply(
+    state: State, seat: int, text: str, where: Callable[[Translate], str], what: str
+) -> tuple[State, str]:
     try:
         action = state.parse(seat, text)
         return state.play(seat, action).state, state.format(action)
     except EngineError as error:
         served = from_engine(error)
         raise type(served)(
-            f"{where}, {what}: {served.message}",
+            what % {"where": where(N_), "why": served.message},
             served.code,
             render=lambda translate, ntranslate: (
-                f"{where}, {what}: {served.render(translate, ntranslate)}"
+                translate(what)
+                % {"where": where(translate), "why": served.render(translate, ntranslate)}
             ),
         ) from error
 
@@ -259,25 +294,41 @@ def _check_roll_line(
     answers are read, and checked when their roll comes up (the board is not known before)."""
     canonical = []
     for condition, answer in pairs:
-        where = f"in 'if {condition} then {answer}'"
+        where = _where(condition, answer, 0)
         found = _ROLL.fullmatch(condition)
         outcomes = _roll_outcomes(state)
         roll = next((o for o in outcomes if found and o.lower() == found["outcome"].lower()), None)
         if roll is None:
-            raise Unprocessable(
-                f"{where}: write 'if roll <dice> then <move>' with one of {', '.join(outcomes)}"
-            )
+            raise _write_a_roll(where, ", ".join(outcomes))
         canonical.append((f"roll {roll}", _read_move(state, seat, answer, where)))
     return canonical
 
 
-def _read_move(state: State, seat: int, text: str, where: str) -> str:
+WRITE_A_ROLL = N_("%(where)s: write 'if roll <dice> then <move>' with one of %(outcomes)s")
+
+
+def _write_a_roll(where: Callable[[Translate], str], outcomes: str) -> Unprocessable:
+    def render(translate: Translate, _n: NTranslate | None = None) -> str:
+        return translate(WRITE_A_ROLL) % {"where": where(translate), "outcomes": outcomes}
+
+    return Unprocessable(render(N_), render=render)
+
+
+def _read_move(state: State, seat: int, text: str, where: Callable[[Translate], str]) -> str:
     """The canonical text when the move is legal here, else the text as typed; a text that
     is no move in this game's notation is refused with the engine's words."""
     try:
         return state.format(state.parse(seat, text))
     except NotationError as error:
-        raise Unprocessable(f"{where}, your answer: {error}", "cannot_read") from error
+        served = from_engine(error)
+        raise Unprocessable(
+            YOUR_ANSWER % {"where": where(N_), "why": served.message},
+            "cannot_read",
+            render=lambda translate, ntranslate: (
+                translate(YOUR_ANSWER)
+                % {"where": where(translate), "why": served.render(translate, ntranslate)}
+            ),
+        ) from error
     except EngineError:
         return " ".join(text.split())
 

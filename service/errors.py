@@ -25,11 +25,28 @@ class Words(str):
     """A value of a message that is itself a catalog text (``N_``): translated with it."""
 
 
+class Written(str):
+    """A value of a message that each locale writes its own way (a date, a number): the
+    string is its English; :meth:`ServiceError.localized` writes it for its locale."""
+
+    write: Callable[[str], str]
+
+    def __new__(cls, write: Callable[[str], str]) -> Written:
+        made = super().__new__(cls, write(i18n.DEFAULT))
+        made.write = write
+        return made
+
+
 def in_words(values: Mapping[str, Any], translate: Translate) -> dict[str, Any]:
     """``values`` to fill a message in the language of ``translate``: its :class:`Words` in
-    that language too."""
+    that language too, its :class:`Written` as the current locale (``i18n.in_locale``)
+    writes them."""
     return {
-        key: translate(value) if isinstance(value, Words) else value
+        key: translate(value)
+        if isinstance(value, Words)
+        else value.write(i18n.current())
+        if isinstance(value, Written)
+        else value
         for key, value in values.items()
     }
 
@@ -82,7 +99,8 @@ class ServiceError(Exception):
     def localized(self, locale: str) -> str:
         """The message for a reader of ``locale`` (``i18n.locale_for(player)``); English is
         :attr:`message` exactly."""
-        return self.render(*i18n.translators(locale))
+        with i18n.in_locale(locale):  # what its :class:`Written` values are written for
+            return self.render(*i18n.translators(locale))
 
 
 class BadRequest(ServiceError):

@@ -23,6 +23,7 @@ import io
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -304,3 +305,25 @@ def placeholders(text: str) -> Mapping[str, int]:
     for name in re.findall(r"%\((\w+)\)[sdrf]", text):
         found[name] = found.get(name, 0) + 1
     return found
+
+
+@dataclass(frozen=True)
+class Said:
+    """A text to say later in its reader's language: its catalog text (``N_``) and what
+    fills its ``%(name)s`` placeholders (a value that is itself :class:`Said` is said in the
+    same language). ``str()`` is its English, the text as the code holds it."""
+
+    template: str
+    values: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, template: str, **values: Any) -> Said:
+        return cls(template, tuple(values.items()))
+
+    def in_(self, locale: str) -> str:
+        filled = {k: v.in_(locale) if isinstance(v, Said) else v for k, v in self.values}
+        text = translations(locale).ugettext(self.template)
+        return text % filled if filled else text
+
+    def __str__(self) -> str:
+        return self.in_(DEFAULT)

@@ -33,7 +33,8 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from service.errors import Forbidden
+from service import i18n
+from service.errors import Forbidden, Written
 from service.i18n import N_
 from service.leagues.models import AuditEntry, League
 from service.leagues.refusals import refused
@@ -272,5 +273,10 @@ def check_minimum(
         )
 
 
-def _number(value: float) -> str:
-    return f"{value:g}"
+def _number(value: float) -> Written:
+    """A figure in a refusal, with the locale's decimal sign (``66.7``, ``66,7``)."""
+
+    def write(locale: str) -> str:
+        return f"{value:g}" if locale == i18n.DEFAULT else i18n.format_decimal(value, locale)
+
+    return Written(write)

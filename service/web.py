@@ -272,7 +272,7 @@ def add_webhook(token: str) -> Any:
                 hook, secret = webhooks.create(session, database.settings, data, player=player)
         except ServiceError as error:
             message = error.localized(page_locale(player))
-            return _settings_page(player, error=message, hooks=session), 400
+            return _settings_page(player, error=message, hooks=session), error.status
         return _settings_page(player, hooks=session, new_hook=(hook.id, secret))
 
 
@@ -367,7 +367,8 @@ def confirm_reply(token: str) -> Any:
                 return not_found(missing)
             done = ""
             if request.method == "POST":
-                done = gateway.confirm_held(session, database.settings, held.id, utcnow())
+                locale = page_locale(player)
+                done = gateway.confirm_held(session, database.settings, held.id, utcnow(), locale)
             page = _confirm_context(session, held, player, done)
             return render_template("confirm.html", locale=page_locale(player), **page)
     except Exception:  # rolled back: nothing was played, and the player may simply try again
@@ -383,7 +384,7 @@ def _confirm_context(
         "player": player,
         "done": done,
         "state": held.state,
-        "over": gateway.hold_over(held),
+        "over": gateway.hold_over(held, page_locale(player)),
         "address": held.address,
         "held": confirmation.quoted_lines(clean_reply(extract_reply(row.raw)).text),
         "holding": held.state == HOLDING,

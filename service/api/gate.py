@@ -378,10 +378,20 @@ def _sentence(error: ErrorDetails, code: str) -> Refused:
             **ctx,
         )
     if kind == "rule":
-        return Refused(str(error["msg"]), code)
-    if kind == "kind":
+        return _refused(ctx["template"], code, **ctx["values"])
+    if kind == "kind":  # the discriminator's own message (``schemas``, marked ``N_``)
         found = _PHRASES.get(type(value), _A_VALUE)
-        return Refused(f"{where} {error['msg']}, not {found}", code)
+        said = Words(error["msg"])
+        template = N_("%(where)s %(said)s, not %(found)s")
+        return _refused(template, code, where=where, said=said, found=found)
+    if kind == "unknown":
+        return _refused(
+            N_("%(where)s must be a known %(what)s; got %(value)s"),
+            code,
+            where=where,
+            what=Words(ctx["what"]),
+            value=ctx["value"],
+        )
     return Refused(f"{where} {error['msg']}", code)
 
 

@@ -207,8 +207,16 @@ TimeZone = Annotated[
         description="an IANA time zone name such as Europe/Vienna",
         json_schema_extra={"enum": sorted(ZONES)},
     ),
-    AfterValidator(lambda zone: _one_of(zone, ZONES, "time zone name like 'Europe/Vienna'")),
+    AfterValidator(lambda zone: _one_of(zone, ZONES, N_("time zone name like 'Europe/Vienna'"))),
 ]
+
+
+def _rule(template: str, **values: Any) -> PydanticCustomError:
+    """A rule of a body the model checks: its English (``%(name)s`` filled) as pydantic's
+    message, and the catalog text and values for the gate to say it in the caller's
+    language."""
+    english = template % values if values else template
+    return PydanticCustomError("rule", english, {"template": template, "values": values})
 
 
 def _one_of(value: str, choices: Sequence[str], what: str) -> str:
@@ -375,7 +383,9 @@ class ResultIn(Request):
         Discriminator(
             _tagged(**{"<text>": "text", "<places>": "list"}),
             custom_error_type="kind",
-            custom_error_message="must be a text such as 1-0 or a list of places such as [1, 3, 2]",
+            custom_error_message=N_(
+                "must be a text such as 1-0 or a list of places such as [1, 3, 2]"
+            ),
         ),
         Field(description="1-0, 0-1, 1/2-1/2, draw, or one place per seat such as 1-3-2"),
     ]
@@ -410,7 +420,7 @@ PlayerRef = Annotated[
     Discriminator(
         _kind,
         custom_error_type="kind",
-        custom_error_message="must be a player id or an e-mail address",
+        custom_error_message=N_("must be a player id or an e-mail address"),
     ),
 ]
 Invitee = Annotated[
@@ -420,7 +430,7 @@ Invitee = Annotated[
     Discriminator(
         _kind,
         custom_error_type="kind",
-        custom_error_message="must be a player id, an e-mail address or {email, name}",
+        custom_error_message=N_("must be a player id, an e-mail address or {email, name}"),
     ),
 ]
 
@@ -522,28 +532,26 @@ class LeagueBase(Request):
         fields: dict[str, Any] = dict(self)
         form = fields["format"]
         if form in ("swiss", "tables") and fields["rounds"] is None:
-            raise PydanticCustomError(
-                "rule",
-                "rounds must be a whole number from 1 to 99: the {form} format needs it",
-                {"form": form},
+            raise _rule(
+                N_("rounds must be a whole number from 1 to 99: the %(form)s format needs it"),
+                form=form,
             )
         seats = fields["players"]
         if form != "tables" and seats not in (None, 2):
-            raise PydanticCustomError(
-                "rule",
-                "format {form} pairs two players a game; use 'tables' for 3 or 4",
-                {"form": form},
+            raise _rule(
+                N_("format %(form)s pairs two players a game; use 'tables' for 3 or 4"), form=form
             )
         if form == "tables" and seats not in (None, *self.TABLE_SIZES):
-            raise PydanticCustomError(
-                "rule",
-                "tables seat {sizes} players here",
-                {"sizes": " or ".join(map(str, self.TABLE_SIZES))},
+            sizes = [str(size) for size in self.TABLE_SIZES]
+            if len(sizes) < 2:
+                raise _rule(N_("tables seat %(last)s players here"), last="".join(sizes))
+            raise _rule(
+                N_("tables seat %(sizes)s or %(last)s players here"),
+                sizes=", ".join(sizes[:-1]),
+                last=sizes[-1],
             )
         if form == "tables" and set(fields["tiebreaks"] or ()) - {"wins"}:
-            raise PydanticCustomError(
-                "rule", "multiplayer tables break ties by wins (first places) only", {}
-            )
+            raise _rule(N_("multiplayer tables break ties by wins (first places) only"))
         return self
 
     @staticmethod
@@ -619,7 +627,7 @@ def _league_model(name: str) -> type[BaseModel]:
                 Discriminator(
                     _tagged(**{"<text>": "text", "<flag>": "flag"}),
                     custom_error_type="kind",
-                    custom_error_message="must be true, false or a text of 4 to 40 characters",
+                    custom_error_message=N_("must be true, false or a text of 4 to 40 characters"),
                 ),
             ]
             | None,

@@ -73,7 +73,9 @@ def read_body(cache: bool = True) -> bytes:
     except HTTPException:
         raise  # already an answer: 413 past the size limit, 400 for a client gone
     except Exception as error:  # whatever the server raises, it is about these bytes
-        raise BadRequest(f"the request body cannot be read: {error}", "bad_body") from None
+        raise BadRequest(
+            N_("the request body cannot be read: %(error)s"), "bad_body", values={"error": error}
+        ) from None
 
 
 def read_json_body() -> None:
@@ -142,7 +144,10 @@ def query_int(name: str, default: int) -> int:
     if given is None:
         return default
     if not given.isascii() or not given.isdigit() or len(given) > 10:
-        raise BadRequest(f"{name} must be a whole number, not {given[:20]!r}")
+        raise BadRequest(
+            N_("%(name)s must be a whole number, not %(given)r"),
+            values={"name": name, "given": given[:20]},
+        )
     return int(given)
 
 

@@ -320,7 +320,7 @@ def list_for(session: Session, player: Player, which: str) -> list[dict[str, Any
     kinds = ("mine", "waiting", "finished", "active", "all")
     now = utcnow()
     if which not in kinds:
-        raise BadRequest(f"filter must be one of {', '.join(kinds)}")
+        raise BadRequest(N_("filter must be one of %(kinds)s"), values={"kinds": ", ".join(kinds)})
     query = select(Game).order_by(Game.id)
     if which == "all":
         if not player.has_role("td", "admin"):

@@ -23,9 +23,9 @@ from sqlalchemy.orm import Session
 
 import engine
 from engine import EngineError, Outcome
-from service import clock, games, players, reliability, webhooks
+from service import clock, games, i18n, players, reliability, webhooks
 from service.db import enqueue
-from service.errors import BadRequest, Conflict, Forbidden, NotFound, from_engine
+from service.errors import BadRequest, Conflict, Forbidden, NotFound, Written, from_engine
 from service.i18n import N_
 from service.leagues import mail, ownership, ratings
 from service.leagues import standings as table
@@ -469,7 +469,7 @@ def answer(session: Session, league_id: int, player: Player, accept: bool) -> En
             "invitation_expired",
             name=player.name,
             id=league.id,
-            when=invitation_expires(league, entry).strftime("%Y-%m-%d %H:%M UTC"),
+            when=_moment(invitation_expires(league, entry), player.time_zone),
         )
     if entry.status not in ("invited", "active", "declined"):
         raise no_invitation
@@ -477,6 +477,18 @@ def answer(session: Session, league_id: int, player: Player, accept: bool) -> En
         reliability.check_minimum(session, league, player)
     entry.status, entry.answered_at = ("active" if accept else "declined"), utcnow()
     return entry
+
+
+def _moment(moment: datetime, zone: str | None) -> Written:
+    """``moment`` in a refusal: in English as always (``2030-01-31 12:00 UTC``), in another
+    language as its mails write a deadline, in the player's time zone."""
+
+    def write(locale: str) -> str:
+        if locale == i18n.DEFAULT:
+            return moment.strftime("%Y-%m-%d %H:%M UTC")
+        return i18n.format_moment(moment, locale, zone)
+
+    return Written(write)
 
 
 def open_invitations(session: Session, player: Player) -> list[League]:

@@ -56,6 +56,7 @@ import dkim
 from dkim import dnsplug
 
 from service.config import Settings
+from service.i18n import N_, Said
 from service.mail.extract import author_of
 from service.mail.models import InboundMessage
 from service.models import Player
@@ -75,8 +76,14 @@ class Doubt:
     failed a check outright (a signature that does not verify, a DMARC or SPF fail, a From
     that is not one mailbox) and is refused."""
 
-    why: str
+    reason: Said
+    """Why, to say in any reader's language."""
     confirmable: bool = False
+
+    @property
+    def why(self) -> str:
+        """Why, in English."""
+        return str(self.reason)
 
 
 def for_player(
@@ -109,7 +116,7 @@ def judged(
         return _judged(raw, sender.lower(), channel, envelope_from, settings)
     except Exception as error:  # a malformed header or signature is a failed check
         log.info("sender authentication could not read the message", exc_info=True)
-        return Doubt(f"its sender could not be authenticated ({type(error).__name__})")
+        return Doubt(Said.of(UNREADABLE, error=type(error).__name__))
 
 
 def _judged(
@@ -117,10 +124,10 @@ def _judged(
 ) -> Doubt | None:
     headers = BytesHeaderParser(policy=policy.default).parsebytes(raw)
     author = author_of(headers)  # the gateway's own reading of the From: the same address
-    if author.problem:
-        return Doubt(author.problem)
+    if author.said is not None:
+        return Doubt(author.said)
     if author.address != sender:
-        return Doubt(f"its From ({author.address or 'no address'}) is not {sender}")
+        return Doubt(_from_is_not(author.address, sender))
     domain = sender.rpartition("@")[2]
     if settings.trusted_authserv_ids:
         verdict = _trusted_results(headers, settings.trusted_authserv_ids)
@@ -173,7 +180,7 @@ def _judge(header: Any, domain: str) -> Doubt | None:
         if result.method.lower() == "dmarc" and _said(result, "from") == domain
     }
     if "fail" in dmarc:
-        return Doubt(f"DMARC failed for {domain} (as {host} checked it): the From is forged")
+        return Doubt(Said.of(DMARC_FAILED, domain=domain, host=host))
     if "pass" in dmarc:
         return None
     failed = []
@@ -187,12 +194,8 @@ def _judge(header: Any, domain: str) -> Doubt | None:
                 failed.append(method.upper())
     if failed:  # no pass, and a check of the From's own domain failed: that decides
         said = " and ".join(dict.fromkeys(failed))
-        return Doubt(f"{said} failed for {domain} (as {host} checked it): the From is forged")
-    return Doubt(
-        f"{host} found no DMARC pass and no SPF or DKIM pass for {domain}: "
-        "the From address is not authenticated",
-        confirmable=True,
-    )
+        return Doubt(Said.of(CHECKS_FAILED, checks=said, domain=domain, host=host))
+    return Doubt(Said.of(NO_PASS, host=host, domain=domain), confirmable=True)
 
 
 def _said(result: Any, prop: str) -> str:
@@ -216,21 +219,38 @@ def _direct(raw: bytes, domain: str, envelope_from: str | None) -> Doubt | None:
     signatures = _signatures(raw)
     verified = any(s.verified and aligned(s.domain, domain) for s in signatures)
     if not verified and any(aligned(s.domain, domain) for s in signatures):
-        return Doubt(
-            f"the DKIM signature of {domain} does not verify: the mail was forged or changed"
-        )
+        return Doubt(Said.of(DKIM_BROKEN, domain=domain))
     envelope = parseaddr(envelope_from or "")[1].lower().rpartition("@")[2]
     if not aligned(envelope, domain):
-        shown = envelope_from or "empty"
-        why = f"the envelope sender ({shown}) is not of {domain}, the From address's domain"
+        shown = Said.of(envelope_from) if envelope_from else Said.of(EMPTY)
+        why = Said.of(ENVELOPE_ELSEWHERE, envelope=shown, domain=domain)
         # A signed mail sent on by someone else is a replay; unsigned, nobody can tell.
         return Doubt(why, confirmable=not verified)
     if verified:
         return None
-    return Doubt(
-        f"the mail carries no DKIM signature of {domain}, so its From cannot be trusted",
-        confirmable=True,
-    )
+    return Doubt(Said.of(UNSIGNED, domain=domain), confirmable=True)
+
+
+UNREADABLE = N_("its sender could not be authenticated (%(error)s)")
+FROM_IS_NOT = N_("its From (%(address)s) is not %(sender)s")
+NO_ADDRESS = N_("no address")
+DMARC_FAILED = N_("DMARC failed for %(domain)s (as %(host)s checked it): the From is forged")
+CHECKS_FAILED = N_("%(checks)s failed for %(domain)s (as %(host)s checked it): the From is forged")
+NO_PASS = N_(
+    "%(host)s found no DMARC pass and no SPF or DKIM pass for %(domain)s: the From address "
+    "is not authenticated"
+)
+DKIM_BROKEN = N_("the DKIM signature of %(domain)s does not verify: the mail was forged or changed")
+ENVELOPE_ELSEWHERE = N_(
+    "the envelope sender (%(envelope)s) is not of %(domain)s, the From address's domain"
+)
+EMPTY = N_("empty")
+UNSIGNED = N_("the mail carries no DKIM signature of %(domain)s, so its From cannot be trusted")
+
+
+def _from_is_not(address: str, sender: str) -> Said:
+    shown = Said.of(address) if address else Said.of(NO_ADDRESS)
+    return Said.of(FROM_IS_NOT, address=shown, sender=sender)
 
 
 def _signatures(raw: bytes) -> list[_Signature]:

@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session
 
 from service import i18n
 from service.config import Settings
+from service.i18n import Said
 from service.mail.addresses import (
     LOCAL_PREFIX,
     AddressError,
@@ -114,7 +115,7 @@ def hold(
     player: Player,
     game: Game,
     token: ReplyToken,
-    why: str,
+    why: str | Said,
 ) -> tuple[str, str]:
     """Keep ``row`` unplayed and ask ``reply.sender`` (a registered address of ``player``)
     to confirm it; returns the inbound status and result."""
@@ -136,7 +137,7 @@ def hold_league_answer(
     reply: Reply,
     player: Player,
     league: League,
-    why: str,
+    why: str | Said,
 ) -> tuple[str, str]:
     """Keep an answer to the invitation to ``league`` unanswered and ask the registered
     mailbox to confirm it, as :func:`hold` does for a move; the hold lapses when the league
@@ -162,7 +163,7 @@ def _hold(
     older: list[HeldReply],
     context: dict[str, Any],
     game: Game | None,
-    why: str,
+    why: str | Said,
 ) -> tuple[str, str]:
     address = reply.sender.lower()
     code = new_code()
@@ -176,7 +177,7 @@ def _hold(
     context = {
         **context,
         "held": quoted_lines(reply.text),
-        "why": why,
+        "why": why.in_(i18n.locale_for(player)) if isinstance(why, Said) else why,
         "confirm_url": link_url(settings, held, player.id, code),
         "replaced": bool(older),
     }
@@ -194,7 +195,7 @@ def _hold(
         reply_to=reply_to,
     )
     replaced = f"; it replaces held reply {', '.join(str(e.id) for e in older)}" if older else ""
-    return HELD, f"held until {address} confirms it (held reply {held.id}: {why}){replaced}"
+    return HELD, f"held until {address} confirms it (held reply {held.id}: {why!s}){replaced}"
 
 
 def league_page(session: Session, held: HeldReply) -> dict[str, Any]:

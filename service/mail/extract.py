@@ -58,6 +58,7 @@ from email.policy import EmailPolicy
 from html.parser import HTMLParser
 from typing import Any
 
+from service.i18n import N_, Said
 from service.mail import phrases
 from service.mail.typography import normalised
 
@@ -88,6 +89,8 @@ class Reply:
     sender_problem: str = ""
     """Why the From is refused (not exactly one author: :func:`author_of`), or ""; ``sender``
     is then ""."""
+    sender_said: Said | None = None
+    """The same, to say in any reader's language."""
     signature: tuple[str, ...] = ()
     """The non-blank lines typed under the reply that were cut as a signature or sign-off."""
 
@@ -195,6 +198,7 @@ def _facts(message: Message) -> Reply:
         "",
         sender=sender,
         sender_problem=author.problem,
+        sender_said=author.said,
         subject=_header(message, "Subject"),
         message_id=_header(message, "Message-ID"),
         in_reply_to=_header(message, "In-Reply-To"),
@@ -209,8 +213,13 @@ class Author:
 
     address: str = ""
     """That mailbox's address, lowercased; "" when the From names none or is refused."""
-    problem: str = ""
-    """Why the From is refused, or ""."""
+    said: Said | None = None
+    """Why the From is refused (in any reader's language), or None."""
+
+    @property
+    def problem(self) -> str:
+        """Why the From is refused, in English, or ""."""
+        return str(self.said) if self.said else ""
 
 
 _ADDRESS_LIKE = re.compile(r"[^\s<>()\[\]\",;:@\\]+@[^\s<>()\[\]\",;:@\\]+")
@@ -234,7 +243,7 @@ def author_of(message: Message) -> Author:
     try:
         return _author(message)
     except Exception as exc:  # hostile mail: a reason, never an exception
-        return Author(problem=f"its From header cannot be read ({type(exc).__name__})")
+        return Author(said=Said.of(FROM_UNREADABLE, error=type(exc).__name__))
 
 
 def _author(message: Message) -> Author:
@@ -242,29 +251,34 @@ def _author(message: Message) -> Author:
     if not written:
         return Author()
     if len(written) > 1:
-        return Author(problem=f"it has {len(written)} From headers; a reply has one author")
+        return Author(said=Said.of(FROM_HEADERS, count=len(written)))
     header = message["From"]
     if not isinstance(header, AddressHeader):  # parsed without policy.default: a bug of ours
         raise TypeError("the From is read from a message parsed with policy.default")
     shown = " ".join(str(header).split())
     if any(group.display_name is not None for group in header.groups):
-        return Author(problem=f"its From is a group ({shown}), not one author")
+        return Author(said=Said.of(FROM_GROUP, shown=shown))
     addresses = header.addresses
     if len(addresses) > 1:
-        return Author(
-            problem=f"its From names {len(addresses)} addresses ({shown}); a reply has one author"
-        )
+        return Author(said=Said.of(FROM_ADDRESSES, count=len(addresses), shown=shown))
     if not addresses or not addresses[0].username or not addresses[0].domain:
         return Author()
     address = _utf8(addresses[0].addr_spec).lower()
     texts = (written[0], _decoded(written[0]), shown)
     others = [a for text in texts for a in _ADDRESS_LIKE.findall(text) if a.lower() != address]
     if others:
-        return Author(
-            problem=f"its From is {address} but also names {others[0]} (in a display name or "
-            "comment), so which of them wrote it is not clear"
-        )
+        return Author(said=Said.of(FROM_TWO_NAMES, address=address, other=others[0]))
     return Author(address)
+
+
+FROM_UNREADABLE = N_("its From header cannot be read (%(error)s)")
+FROM_HEADERS = N_("it has %(count)s From headers; a reply has one author")
+FROM_GROUP = N_("its From is a group (%(shown)s), not one author")
+FROM_ADDRESSES = N_("its From names %(count)s addresses (%(shown)s); a reply has one author")
+FROM_TWO_NAMES = N_(
+    "its From is %(address)s but also names %(other)s (in a display name or comment), so "
+    "which of them wrote it is not clear"
+)
 
 
 def _utf8(value: object) -> str:

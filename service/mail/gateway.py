@@ -56,7 +56,7 @@ from service import conditional, games, i18n, notes, notify, players, send_delay
 from service.config import Settings
 from service.db import Database, enqueue, is_conflict
 from service.errors import ServiceError
-from service.i18n import N_
+from service.i18n import N_, Said
 from service.mail import authentication, confirmation, header_lines, language
 from service.mail.addresses import (
     AddressError,
@@ -444,7 +444,7 @@ class _Handling:
 
     def run(self) -> tuple[str, str]:
         if self.reply.sender_problem:  # not one clear author (extract.author_of): nobody's move
-            return self._refuse(self.reply.sender_problem)
+            return self._refuse(self.reply.sender_said or self.reply.sender_problem)
         token, _codes = self._addressed()
         doctor = token if isinstance(token, DoctorToken) else None  # as ``doctor_token`` reads
         if doctor is not None:  # before the no-reply rules: a doctor's reply is never answered
@@ -467,20 +467,20 @@ class _Handling:
             player = self.session.get(Player, token.player_id, options=[joinedload(Player.emails)])
             game = self.session.get(Game, token.game_id, options=[joinedload(Game.seats)])
         if player is None or game is None:
-            return self._refuse("this reply address names a game or player that does not exist")
+            return self._refuse(Said.of(NO_SUCH_GAME_OR_PLAYER))
         self.row.game_id = game.id
         owner = {email.address for email in player.emails}
         if self.reply.sender.lower() not in owner:  # answered to the player, who knows the game
-            return self._refuse(_NOT_YOURS.format(sender=self.reply.sender), game)
+            return self._refuse(Said.of(NOT_YOURS, sender=self.reply.sender), game)
         self.row.player_id = player.id
         doubt = authentication.for_player(self.row, self.reply.sender, player, self.settings)
         if doubt is not None and not doubt.confirmable:
-            return self._refuse(_failed(doubt.why, game, player), game)
+            return self._refuse(_failed(doubt.reason, game, player), game)
         if games.seat_of(game, player) is None:
-            return self._refuse(f"{player.name} does not play in game {game.id}")
+            return self._refuse(Said.of(NOT_IN_GAME, name=player.name, number=game.id))
         if doubt is not None and not self.confirmed and not self._reads_only(player, game):
             row, reply = self.row, self.reply  # nobody could tell: ask the mailbox
-            args = (self.session, self.settings, row, reply, player, game, token, doubt.why)
+            args = (self.session, self.settings, row, reply, player, game, token, doubt.reason)
             return confirmation.hold(*args)
         return self._commands(player, game, token)
 
@@ -521,19 +521,22 @@ class _Handling:
             return token, ("", "")
         domain = self.settings.mail_domain
         if "forged" in codes:
-            return None, self._refuse("this reply address was not issued by us")
+            return None, self._refuse(Said.of(REPLY_ADDRESS_FORGED))
         if "unknown" in codes:
             return None, self._unknown()
         return None, (IGNORED, f"not addressed to {domain}")
 
-    def _refuse(self, why: str, game: Game | None = None) -> tuple[str, str]:
+    def _refuse(self, said: str | Said, game: Game | None = None) -> tuple[str, str]:
         """Refuse. The answer goes to an address of the player the reply address names,
         never to a From we do not know: anyone can write any From, and the service must not
-        mail a stranger's victim. It speaks to them by name, with their signed links; it
-        names the game only once the From was found to be theirs (``game``)."""
+        mail a stranger's victim. It speaks to them by name, with their signed links, in
+        their language (``said``; the result keeps the English); it names the game only once
+        the From was found to be theirs (``game``)."""
+        why = str(said)
         found = _registered_address(self.session, self.settings, self.row, self.reply)
         if found is None:
             return REJECTED, f"refused: {why} (not answered: {NOBODY_TO_ANSWER})"
+        shown = said.in_(i18n.locale_for(found[0])) if isinstance(said, Said) else said
         to, reader = confirmation.answer_to(self.settings, *found, game)
         sent = _error_reply(
             self.session,
@@ -541,7 +544,7 @@ class _Handling:
             to,
             game,
             self.reply.text,
-            why,
+            shown,
             "",
             self.now,
             self.reply.message_id,
@@ -567,8 +570,10 @@ class _Handling:
         )
         if answered:
             return REJECTED, "unknown address: already answered once"
-        context = {"report": _HOW_TO_TAKE_PART}
-        _queue(self.session, "help", known.address, None, context, self.reply.message_id)
+        to, reader = confirmation.answer_to(self.settings, known.player, known.address)
+        report = i18n.gettext(i18n.locale_for(known.player), HOW_TO_TAKE_PART)
+        context = {**reader, "report": report}
+        _queue(self.session, "help", to, None, context, self.reply.message_id)
         return REJECTED, UNKNOWN_ANSWERED
 
     # -- a reply to ``pbem doctor --round-trip`` ---------------------------------------------
@@ -596,20 +601,17 @@ class _Handling:
         held = self.session.get(HeldReply, token.held_id)
         player = self.session.get(Player, token.player_id)
         if held is None or player is None or held.player_id != player.id:
-            return self._refuse("this confirmation address names no held reply")
+            return self._refuse(Said.of(NO_HELD_REPLY))
         if not confirmation.code_fits(held, token.code):
-            return self._refuse("this confirmation address was not issued by us")
+            return self._refuse(Said.of(CONFIRMATION_FORGED))
         self.row.game_id = held.game_id
         if self.reply.sender.lower() != held.address:
-            why = (
-                f"a confirmation of your held reply came from {self.reply.sender}, not from "
-                f"{held.address}, where we sent the confirmation, so it was not taken"
-            )
-            return self._refuse(why)
+            came = {"sender": self.reply.sender, "address": held.address}
+            return self._refuse(Said.of(CONFIRMED_ELSEWHERE, **came))
         self.row.player_id = player.id
         doubt = authentication.for_player(self.row, self.reply.sender, player, self.settings)
         if doubt is not None and not doubt.confirmable:
-            return self._refuse(_failed(doubt.why, None, player))
+            return self._refuse(_failed(doubt.reason, None, player))
         if not confirmation.says_yes(self.reply.text):
             first = next((ln.strip() for ln in self.reply.text.splitlines() if ln.strip()), "")
             locale = i18n.locale_for(player)
@@ -642,20 +644,20 @@ class _Handling:
         player = self.session.get(Player, token.player_id)
         league = self.session.get(League, token.league_id)
         if player is None or league is None:
-            return self._refuse("this reply address names a league or player that does not exist")
+            return self._refuse(Said.of(NO_SUCH_LEAGUE_OR_PLAYER))
         owner = {email.address for email in player.emails}
         if self.reply.sender.lower() not in owner:
-            return self._refuse(_NOT_YOURS.format(sender=self.reply.sender))
+            return self._refuse(Said.of(NOT_YOURS, sender=self.reply.sender))
         self.row.player_id = player.id
         doubt = authentication.for_player(self.row, self.reply.sender, player, self.settings)
         if doubt is not None and not doubt.confirmable:
-            return self._refuse(_failed(doubt.why, None, player))
+            return self._refuse(_failed(doubt.reason, None, player))
         answer, problem = _league_answer(self.reply.text, i18n.locale_for(player))
         if doubt is not None and not self.confirmed and answer is not None:
             if league.status == leagues.OPEN:  # nobody could tell: ask the mailbox
                 args = (self.session, self.settings, self.row, self.reply, player, league)
-                return confirmation.hold_league_answer(*args, doubt.why)
-            answer, problem = None, _league_closed(league)
+                return confirmation.hold_league_answer(*args, doubt.reason)
+            answer, problem = None, _league_closed(league).in_(i18n.locale_for(player))
         reply_to = mail.reply_address(self.session, league, player)
         if answer is not None:
             try:
@@ -1026,11 +1028,14 @@ class _Handling:
             _queue(self.session, "reply_receipt", player, game, context, self.reply.message_id)
 
 
-def confirm_held(session: Session, settings: Settings, held_id: int, now: datetime) -> str:
+def confirm_held(
+    session: Session, settings: Settings, held_id: int, now: datetime, locale: str = i18n.DEFAULT
+) -> str:
     """Play held reply ``held_id`` now, through the same handling as any reply, as if it
     had arrived authenticated: the same answers, threaded under it. Once: confirming again
     plays nothing; a hold whose turn is over (or that a newer reply replaced) plays nothing
-    and its author is told. Returns what came of it, in words for the player."""
+    and its author is told. Returns what came of it, in words for the player (in
+    ``locale``: the confirmation page's)."""
     held = session.scalar(
         select(HeldReply)
         .where(HeldReply.id == held_id)
@@ -1038,20 +1043,20 @@ def confirm_held(session: Session, settings: Settings, held_id: int, now: dateti
         .execution_options(populate_existing=True)
     )
     if held is None:
-        return "there is no such held reply"
+        return i18n.gettext(locale, NO_SUCH_HELD_REPLY)
     if held.state != HOLDING:
-        return hold_over(held) + "; nothing more was done"
+        return i18n.gettext(locale, NOTHING_MORE_DONE, over=hold_over(held, locale))
     row = _locked(session, held.inbound_id)
     if held.league_id is not None:
-        return _confirm_league_answer(session, settings, held, row, now)
+        return _confirm_league_answer(session, settings, held, row, now, locale)
     game = session.get(Game, held.game_id) if held.game_id else None
     if row is None or game is None or row.status != HELD:
         held.state, held.decided_at = EXPIRED, now
-        return "it can no longer be played"
+        return i18n.gettext(locale, NO_LONGER_PLAYED)
     reply = clean_reply(extract_reply(row.raw))
     if game.status != games.ACTIVE or game.turn != held.turn:
-        return _expire(session, settings, held, row, reply, game, now)
-    return _play_held(session, settings, held, row, reply, now)
+        return _expire(session, settings, held, row, reply, game, now, locale)
+    return _play_held(session, settings, held, row, reply, now, locale)
 
 
 def _play_held(
@@ -1061,6 +1066,7 @@ def _play_held(
     row: InboundMessage,
     reply: Reply,
     now: datetime,
+    locale: str = i18n.DEFAULT,
 ) -> str:
     row.status = RECEIVED  # the handling sees it as a message just read, once
     with session.begin_nested():
@@ -1069,8 +1075,10 @@ def _play_held(
     row.status, row.result, row.processed_at = status, storable(result)[:RESULT_CHARS], now
     held.state, held.decided_at, held.outcome = PLAYED, now, storable(result)[:RESULT_CHARS]
     if held.league_id is not None:
-        return "your answer was taken" if status == PROCESSED else "your answer was read: " + result
-    return "your reply was played" if status == PROCESSED else "your reply was read: " + result
+        said = ANSWER_TAKEN if status == PROCESSED else ANSWER_READ
+    else:
+        said = REPLY_PLAYED if status == PROCESSED else REPLY_READ
+    return i18n.gettext(locale, said, result=result)
 
 
 def _confirm_league_answer(
@@ -1079,6 +1087,7 @@ def _confirm_league_answer(
     held: HeldReply,
     row: InboundMessage | None,
     now: datetime,
+    locale: str = i18n.DEFAULT,
 ) -> str:
     """A held answer to a league invitation is taken while the league is still open for
     answers; once it started (or finished) nothing is done, and its author is told."""
@@ -1087,52 +1096,76 @@ def _confirm_league_answer(
     league = lock(session, held.league_id) if held.league_id else None
     if row is None or league is None or row.status != HELD:
         held.state, held.decided_at = EXPIRED, now
-        return "it can no longer be taken"
+        return i18n.gettext(locale, NO_LONGER_TAKEN)
     reply = clean_reply(extract_reply(row.raw))
     if league.status == OPEN:
-        return _play_held(session, settings, held, row, reply, now)
-    said = (
-        f"your held answer to the invitation to {league.name} was not taken: "
-        f"{_league_closed(league)}"
-    )
+        return _play_held(session, settings, held, row, reply, now, locale)
+    closed = Said.of(HELD_ANSWER_CLOSED, name=league.name, why=_league_closed(league))
+    said = str(closed)
     held.state, held.decided_at, held.outcome = EXPIRED, now, said
     row.status, row.result, row.processed_at = REJECTED, f"hold expired: {said}", now
     player = session.get_one(Player, held.player_id)
     to, reader = confirmation.answer_to(settings, player, held.address)
+    shown = closed.in_(i18n.locale_for(player))
     _error_reply(
-        session, settings, to, None, reply.text, said, "", now, reply.message_id, reader=reader
+        session, settings, to, None, reply.text, shown, "", now, reply.message_id, reader=reader
     )
-    return f"the league is no longer open for answers ({league.status}): nothing was done"
+    status = i18n.gettext(locale, LEAGUE_STATES.get(league.status, league.status))
+    return i18n.gettext(locale, LEAGUE_NOT_OPEN, status=status)
 
 
-def _league_closed(league: Any) -> str:
+NO_SUCH_HELD_REPLY = N_("there is no such held reply")
+NOTHING_MORE_DONE = N_("%(over)s; nothing more was done")
+NO_LONGER_PLAYED = N_("it can no longer be played")
+NO_LONGER_TAKEN = N_("it can no longer be taken")
+ANSWER_TAKEN = N_("your answer was taken")
+ANSWER_READ = N_("your answer was read: %(result)s")
+REPLY_PLAYED = N_("your reply was played")
+REPLY_READ = N_("your reply was read: %(result)s")
+LEAGUE_NOT_OPEN = N_("the league is no longer open for answers (%(status)s): nothing was done")
+LEAGUE_STATES = {"running": N_("running"), "finished": N_("finished")}
+
+
+def _league_closed(league: Any) -> Said:
     """Why an answer to an invitation to ``league`` can no longer be taken, in words."""
-    done = "finished" if league.status == "finished" else "started"
-    return (
-        f"league {league.id} ({league.name}) has {done}, so entries are closed "
-        "and invitations can no longer be answered"
-    )
+    done = LEAGUE_FINISHED if league.status == "finished" else LEAGUE_STARTED
+    return Said.of(done, id=league.id, name=league.name)
 
 
-def hold_over(held: HeldReply) -> str:
-    """What became of a hold that is no longer held, in words for its author."""
+LEAGUE_FINISHED = N_(
+    "league %(id)s (%(name)s) has finished, so entries are closed and invitations can no "
+    "longer be answered"
+)
+LEAGUE_STARTED = N_(
+    "league %(id)s (%(name)s) has started, so entries are closed and invitations can no "
+    "longer be answered"
+)
+HELD_ANSWER_CLOSED = N_("your held answer to the invitation to %(name)s was not taken: %(why)s")
+
+
+def hold_over(held: HeldReply, locale: str = i18n.DEFAULT) -> str:
+    """What became of a hold that is no longer held, in words for its author (in
+    ``locale``)."""
     if held.league_id is not None:
-        return LEAGUE_HOLD_OVER.get(held.state, "it was already dealt with")
-    return HOLD_OVER.get(held.state, "it was already dealt with")
+        said = LEAGUE_HOLD_OVER.get(held.state, DEALT_WITH)
+    else:
+        said = HOLD_OVER.get(held.state, DEALT_WITH)
+    return i18n.gettext(locale, said)
 
 
+DEALT_WITH = N_("it was already dealt with")
 LEAGUE_HOLD_OVER = {
-    PLAYED: "your answer was already confirmed and taken",
-    "replaced": "a newer answer of yours replaced it",
-    EXPIRED: "the league was no longer open for answers when it was confirmed",
+    PLAYED: N_("your answer was already confirmed and taken"),
+    "replaced": N_("a newer answer of yours replaced it"),
+    EXPIRED: N_("the league was no longer open for answers when it was confirmed"),
 }
 
 
 HOLD_OVER = {
-    PLAYED: "your reply was already confirmed and played",
-    "replaced": "a newer reply of yours for the same turn replaced it",
-    EXPIRED: "its turn was over before it was confirmed",
-    "cancelled": "it was cancelled",
+    PLAYED: N_("your reply was already confirmed and played"),
+    "replaced": N_("a newer reply of yours for the same turn replaced it"),
+    EXPIRED: N_("its turn was over before it was confirmed"),
+    "cancelled": N_("it was cancelled"),
 }
 
 
@@ -1144,8 +1177,10 @@ def _expire(
     reply: Reply,
     game: Game,
     now: datetime,
+    locale: str = i18n.DEFAULT,
 ) -> str:
-    """The turn moved on: nothing is played, and the player hears so, plainly."""
+    """The turn moved on: nothing is played, and the player hears so, plainly (what came of
+    it returned in ``locale``)."""
     ended = game.status != games.ACTIVE
     over = "the game is over" if ended else f"it is turn {game.turn} now"
     values = {"turn": held.turn, "number": game.id}
@@ -1172,7 +1207,11 @@ def _expire(
         reply.message_id,
         reader=reader,
     )
-    return f"turn {held.turn} is over ({over}): nothing was played"
+    said = i18n.gettext(locale, GAME_ENDED if ended else TURN_NOW, turn=game.turn)
+    return i18n.gettext(locale, TURN_IS_OVER, turn=held.turn, over=said)
+
+
+TURN_IS_OVER = N_("turn %(turn)s is over (%(over)s): nothing was played")
 
 
 FAILED_AUTHENTICATION = N_(
@@ -1192,13 +1231,13 @@ FAILED_ON_OUR_SIDE = N_(
 )
 
 
-def _failed(why: str, game: Game | None, player: Player) -> str:
+def _failed(why: Said, game: Game | None, player: Player) -> Said:
     """What a reply that failed sender authentication is answered, in the player's language:
-    what happened, why (the check's own words, in English), and what to do (never the API: a
-    player who only mails has no token)."""
+    what happened, why (the check's own words), and what to do (never the API: a player who
+    only mails has no token)."""
     seated = game is not None and game.status == games.ACTIVE and games.seat_of(game, player)
     text = FAILED_AUTHENTICATION_SEATED if seated else FAILED_AUTHENTICATION
-    return i18n.gettext(i18n.locale_for(player), text, why=why)
+    return Said.of(text, why=why)
 
 
 def _takeback_offered_to(game: Game, player: Player) -> bool:
@@ -1260,14 +1299,24 @@ HELD_TOO_LATE = N_(
 GAME_ENDED = N_("the game is over")
 TURN_NOW = N_("it is turn %(turn)s now")
 
-_NOT_YOURS = (
-    "a mail to your reply address came from {sender}, which is not one of your addresses, "
+NOT_YOURS = N_(
+    "a mail to your reply address came from %(sender)s, which is not one of your addresses, "
     "so it was not played: reply from the address we write to"
 )
-_HOW_TO_TAKE_PART = (
+HOW_TO_TAKE_PART = N_(
     "This address is not one of our reply addresses, so your mail went to no game. To play, "
     "ask a tournament director or a friend who plays here to create a game with you; every "
     "mail we send you then has its own reply address: just reply to it."
+)
+NO_SUCH_GAME_OR_PLAYER = N_("this reply address names a game or player that does not exist")
+NO_SUCH_LEAGUE_OR_PLAYER = N_("this reply address names a league or player that does not exist")
+NOT_IN_GAME = N_("%(name)s does not play in game %(number)s")
+REPLY_ADDRESS_FORGED = N_("this reply address was not issued by us")
+NO_HELD_REPLY = N_("this confirmation address names no held reply")
+CONFIRMATION_FORGED = N_("this confirmation address was not issued by us")
+CONFIRMED_ELSEWHERE = N_(
+    "a confirmation of your held reply came from %(sender)s, not from %(address)s, where we "
+    "sent the confirmation, so it was not taken"
 )
 
 

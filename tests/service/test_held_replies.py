@@ -703,3 +703,72 @@ def test_the_confirm_page_of_a_league_answer_fits_phones_and_takes_the_answer(
     assert "your answer was taken" in page.inner_text("main")
     assert league.status() == "active"
     page.close()
+
+
+# -- in the player's language (issue 24) ------------------------------------------------------
+
+
+def _speaks(database: Database, address: str, language: str) -> None:
+    with database.transaction() as session:
+        player = players.by_address(session, address)
+        assert player is not None
+        player.language = language
+
+
+def test_why_we_ask_and_what_became_of_a_hold_are_in_the_players_language(
+    app: Flask, database: Database, listener: Listener
+) -> None:
+    """The check's reason inside the confirmation mail, and the confirmation page's word on
+    a hold confirmed twice, in German; English as before."""
+    table = Table(database, listener)
+    _speaks(database, ALICE, "de")
+    table.unsigned("take 1")
+    asked = " ".join(text_of(table.asked()).split())
+    assert (
+        "die Mail trägt keine DKIM-Signatur von example.org, daher ist ihrem From nicht zu trauen"
+    ) in asked
+    assert "cannot be trusted" not in asked
+    path = _link_path(table.asked())
+    client: FlaskClient = app.test_client()
+    assert "deine Antwort wurde gespielt" in client.post(path).get_data(as_text=True)
+    again = client.post(path).get_data(as_text=True)
+    assert "deine Antwort wurde bereits bestätigt und gespielt" in again
+    assert "already confirmed" not in again
+
+
+@pytest.mark.parametrize(
+    ("language", "started", "not_taken"),
+    [
+        (
+            "de",
+            "hat begonnen, die Anmeldung ist also geschlossen und Einladungen können nicht mehr"
+            " beantwortet werden",
+            "deine zurückgehaltene Antwort auf die Einladung zu Autumn <Cup> wurde nicht"
+            " angenommen",
+        ),
+        (
+            "ru",
+            "началась, поэтому запись закрыта и отвечать на приглашения больше нельзя",
+            "ваш отложенный ответ на приглашение в Autumn <Cup> не принят",
+        ),
+    ],
+)
+def test_a_league_that_started_is_said_in_the_players_language(
+    database: Database, listener: Listener, language: str, started: str, not_taken: str
+) -> None:
+    """An unsigned answer after the start is refused at once, a held one confirmed after the
+    start is not taken: both say so in the player's language, with no English left."""
+    league = Invited(database, listener, ALICE, BOB, "carol@example.org")
+    _speaks(database, ALICE, language)
+    for address in (BOB, "carol@example.org"):
+        league.answer(address, "yes", sign=True)
+    league.answer(ALICE, "accept")
+    confirmation = league.asked()
+    league.start()
+    league.say_yes(confirmation)
+    answer = " ".join(text_of(latest(database, ALICE)).split())
+    assert not_taken in answer and started in answer
+    assert "entries are closed" not in answer and "was not taken" not in answer
+    league.answer(ALICE, "accept")  # after the start: refused at once
+    answer = " ".join(text_of(latest(database, ALICE)).split())
+    assert started in answer and "entries are closed" not in answer

@@ -542,19 +542,20 @@ def test_a_conditional_moves_engine_error_is_in_the_players_language() -> None:
     from service.errors import ServiceError
 
     state = new_game("epaminondas").initial_state()
+    where = conditional._where("l12-l11", "a1-a5", 1)
     with pytest.raises(ServiceError) as raised:
-        conditional._apply(state, 0, "a1-a5", "line 1", "your answer")
+        conditional._apply(state, 0, "a1-a5", where, conditional.YOUR_ANSWER)
     error = raised.value
     assert (
         error.localized("en")
         == error.message
         == (
-            "line 1, your answer: illegal move 'a1-a5': the 2 stones a1-a2 move at most 2 squares "
-            "(EPA-5)"
+            "in 'if l12-l11 then a1-a5' (level 2), your answer: illegal move 'a1-a5': the 2 "
+            "stones a1-a2 move at most 2 squares (EPA-5)"
         )
     )
     assert error.localized("de") == (
-        "line 1, your answer: unzulässiger Zug 'a1-a5': die 2 Steine a1-a2 ziehen höchstens "
-        "2 Felder (EPA-5)"
+        "in 'if l12-l11 then a1-a5' (Ebene 2), deine Antwort: unzulässiger Zug 'a1-a5': die 2 "
+        "Steine a1-a2 ziehen höchstens 2 Felder (EPA-5)"
     )
     assert error.code == "illegal_move"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from service import clock, conditional, games, players
+from service import clock, conditional, games, i18n, players
 from service.db import Database
 from service.errors import ServiceError
 from service.mail import gateway
@@ -220,3 +220,169 @@ def test_a_command_word_used_wrongly_is_explained_in_the_players_language(
         " deinen Zug, z. B. 'preview a1-a3')"
     ) in text
     assert "alone on its line" not in text and "then your move" not in text
+
+
+# -- the rest of issue 24: gateway answers, conditional positions, body checks, figures -----
+
+
+def _speaking(database: Database, player_id: int, language: str) -> None:
+    with database.transaction() as session:
+        session.get_one(Player, player_id).language = language
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        (
+            "de",
+            "eine Mail an deine Antwortadresse kam von bob@example.org, das ist keine deiner"
+            " Adressen, daher wurde sie nicht gespielt: antworte von der Adresse, an die wir"
+            " schreiben",
+        ),
+        (
+            "ru",
+            "письмо на ваш адрес для ответа пришло с bob@example.org, а это не ваш адрес,"
+            " поэтому оно не сыграно: отвечайте с адреса, на который мы пишем",
+        ),
+    ],
+)
+def test_a_mail_from_another_address_is_answered_in_the_players_language(
+    database: Database, language: str, said: str
+) -> None:
+    """Bob writes to Alice's reply address: Alice hears of it in her language, the stored
+    result keeps the English."""
+    game_id, alice_id, _ = make_game(database)
+    _speaking(database, alice_id, language)
+    raw = reply(latest(database, ALICE, game_id), "bob@example.org", "take 1")
+    row = inbound(database, gateway.receive(database, raw, "inject").id)
+    assert row.status == "rejected" and "which is not one of your addresses" in (row.result or "")
+    text = " ".join(text_of(latest(database, ALICE)).split())
+    assert said in text and "not one of your addresses" not in text
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        (
+            "de",
+            "Diese Adresse ist keine unserer Antwortadressen, deine Mail ist also bei keiner"
+            " Partie angekommen.",
+        ),
+        (
+            "fr",
+            "Cette adresse n'est pas l'une de nos adresses de réponse, votre mail n'est donc"
+            " allé à aucune partie.",
+        ),
+    ],
+)
+def test_a_mail_to_an_address_we_did_not_issue_is_answered_in_the_players_language(
+    database: Database, language: str, said: str
+) -> None:
+    """A registered player writes to an address of our domain that is no reply address: how
+    to take part, once, in their language."""
+    _, alice_id, _ = make_game(database)
+    _speaking(database, alice_id, language)
+    raw = reply(None, ALICE, "hello?", to=f"hello@{database.settings.mail_domain}")
+    row = inbound(database, gateway.receive(database, raw, "inject").id)
+    assert row.result == gateway.UNKNOWN_ANSWERED
+    text = " ".join(text_of(latest(database, ALICE)).split())
+    assert said in text and "not one of our reply addresses" not in text
+
+
+def test_the_gateways_reasons_are_catalog_texts_with_english_unchanged() -> None:
+    """What the gateway keeps (its result) stays English; what it says is the reader's."""
+    closed = gateway._league_closed(
+        type("League", (), {"id": 3, "name": "Cup", "status": "running"})
+    )
+    assert str(closed) == (
+        "league 3 (Cup) has started, so entries are closed and invitations can no longer be"
+        " answered"
+    )
+    assert closed.in_("it") == (
+        "la lega 3 (Cup) è iniziata, quindi le iscrizioni sono chiuse e non si può più"
+        " rispondere agli inviti"
+    )
+    forged = i18n.Said.of(gateway.REPLY_ADDRESS_FORGED)
+    assert str(forged) == "this reply address was not issued by us"
+    assert forged.in_("de") == "diese Antwortadresse stammt nicht von uns"
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        (
+            "de",
+            "time_zone muss ein bekannter Zeitzonenname wie 'Europe/Vienna' sein; angegeben war"
+            " 'Mars/Base'",
+        ),
+        (
+            "ru",
+            "time_zone должно быть известным значением (имя часового пояса вроде"
+            " 'Europe/Vienna'); получено 'Mars/Base'",
+        ),
+    ],
+)
+def test_the_time_zone_check_is_in_the_callers_language(
+    alice: Client, language: str, said: str
+) -> None:
+    english = alice.request("PATCH", "/players/me", json={"time_zone": "Mars/Base"})
+    assert english.status_code == 400, english.get_data(as_text=True)
+    assert english.get_json()["error"]["message"] == (
+        "time_zone must be a known time zone name like 'Europe/Vienna'; got 'Mars/Base'"
+    )
+    alice.ok("PATCH", "/players/me", {"language": language})
+    answer = alice.request("PATCH", "/players/me", json={"time_zone": "Mars/Base"})
+    assert answer.get_json()["error"]["code"] == english.get_json()["error"]["code"]
+    assert answer.get_json()["error"]["message"] == said
+
+
+def test_a_conditional_line_that_quotes_the_position_is_in_the_players_language(
+    alice: Client, bob: Client
+) -> None:
+    """Alice is to move: a conditional move of hers answers nothing. The refusal quotes the
+    line and the position there in her language (German, Russian)."""
+    data = {"game": "epaminondas", "options": {}, "seats": [alice.id, bob.id]}
+    game = alice.ok("POST", "/games", data, 201)["game"]["id"]
+    where = f"/games/{game}/conditional"
+    body = {"text": "if a1-a2 then b1-b2", "turn": 1}
+    english = alice.request("POST", where, json=body)
+    assert english.status_code == 409, english.get_data(as_text=True)
+    message = english.get_json()["error"]["message"]
+    assert message.startswith("in 'if a1-a2 then b1-b2': it is not your opponent's move there (")
+    assert message.endswith("); a conditional move answers the opponent's next move")
+    for language, start, end in (
+        ("de", "in 'if a1-a2 then b1-b2': dort ist nicht dein Gegner am Zug (", "Gegners"),
+        ("ru", "в 'if a1-a2 then b1-b2': в этой позиции ходит не ваш соперник (", "соперника"),
+    ):
+        alice.ok("PATCH", "/players/me", {"language": language})
+        found = alice.request("POST", where, json=body).get_json()["error"]
+        assert found["code"] == "not_their_move"
+        assert found["message"].startswith(start) and found["message"].endswith(end)
+        assert "to move" not in found["message"] and " turn" not in found["message"]
+
+
+def test_an_expired_invitations_date_is_written_as_the_players_language_writes_it() -> None:
+    """English as before (``2030-01-31 12:00 UTC``); German in the player's time zone."""
+    from datetime import datetime
+
+    from service.errors import Conflict
+    from service.leagues import leagues
+    from service.leagues.refusals import refused
+
+    when = leagues._moment(datetime(2030, 1, 31, 12, 0), "Europe/Berlin")
+    error = refused(
+        Conflict,
+        "the invitation of %(name)s to league %(id)s expired on %(when)s; ask the league's "
+        "director to invite you again",
+        "invitation_expired",
+        name="Alice",
+        id=4,
+        when=when,
+    )
+    assert error.message.endswith(
+        "expired on 2030-01-31 12:00 UTC; ask the league's director to invite you again"
+    )
+    assert error.localized("en") == error.message
+    german = error.localized("de")
+    assert "am Do., 31. Jan. 2030, 13:00 CET (Europe/Berlin) abgelaufen" in german, german
+    assert "UTC" not in german

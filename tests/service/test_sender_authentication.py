@@ -261,3 +261,41 @@ def test_alignment_is_relaxed_but_not_loose() -> None:
     assert not authentication.aligned("evilexample.org", "example.org")
     assert not authentication.aligned("org", "example.org")
     assert not authentication.aligned("", "example.org")
+
+
+@pytest.mark.parametrize(
+    ("language", "dmarc", "spf"),
+    [
+        (
+            "de",
+            "DMARC ist für example.org fehlgeschlagen (laut Prüfung durch mx.pbem.test): das"
+            " From ist gefälscht",
+            "SPF ist für example.org fehlgeschlagen (laut Prüfung durch mx.pbem.test): das"
+            " From ist gefälscht",
+        ),
+        (
+            "pl",
+            "DMARC nie powiódł się dla example.org (według sprawdzenia przez mx.pbem.test):"
+            " From jest sfałszowany",
+            "SPF nie powiódł się dla example.org (według sprawdzenia przez mx.pbem.test):"
+            " From jest sfałszowany",
+        ),
+    ],
+)
+def test_the_checks_reason_is_in_the_players_language(
+    trusting: Database, language: str, dmarc: str, spf: str
+) -> None:
+    """Issue 24: the reason the check gives, inside the failed-authentication answer, is in
+    the player's language too; the stored result keeps the English."""
+    game_id, alice, _ = make_game(trusting, options={"pile": "7"})
+    with trusting.transaction() as session:
+        session.get_one(Player, alice).language = language
+    for header, said, english in (
+        (f"{TRUSTED}; dmarc=fail header.from=example.org", dmarc, "DMARC failed for"),
+        (f"{TRUSTED}; spf=fail smtp.mailfrom=example.org", spf, "SPF failed for"),
+    ):
+        gateway.receive(trusting, _with_results(_move(trusting, game_id, alice), header), "inject")
+        assert english in (_last_inbound(trusting).result or "")
+        answer = " ".join(text_of(latest(trusting, ALICE)).split())
+        assert said in answer, answer
+        assert "failed for" not in answer and "forged" not in answer
