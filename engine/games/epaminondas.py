@@ -676,15 +676,26 @@ class EpaminondasState(State):
         files = tuple(self.layout.board.file_letters)
         return Grid(files, tuple(self._rank_labels()), rows, legend)
 
-    def info(self, viewer: int | None = None) -> tuple[str, ...]:
-        lines = []
-        for seat in (WHITE, BLACK):
-            own = self.stones(seat)[0]
-            lines.append(
-                f"{COLOURS[seat]}: {own.bit_count()} stones,"
-                f" {self.crossings(seat)} on {COLOURS[1 - seat]}'s home row"
+    def info_why(self, viewer: int | None = None) -> tuple[Reason, ...]:
+        forms = (  # English says "stones" whatever the count
+            Nn_(
+                "White: {n} stones, {crossings} on Black's home row",
+                "White: {n} stones, {crossings} on Black's home row",
+            ),
+            Nn_(
+                "Black: {n} stones, {crossings} on White's home row",
+                "Black: {n} stones, {crossings} on White's home row",
+            ),
+        )
+        return tuple(
+            Reason(
+                "epa_info_stones",
+                forms[seat],
+                n=self.stones(seat)[0].bit_count(),
+                crossings=self.crossings(seat),
             )
-        return tuple(lines)
+            for seat in (WHITE, BLACK)
+        )
 
     # -- storage -------------------------------------------------------------------------
 
