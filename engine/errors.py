@@ -158,7 +158,7 @@ def commas(reasons: Sequence[Reason]) -> Reason:
     """Several reasons as one list: ``first, second, ...`` (each in the same language)."""
     result = reasons[-1]
     for reason in reversed(reasons[:-1]):
-        result = Reason("comma_list", "{first}, {rest}", first=reason, rest=result)
+        result = Reason("comma_list", N_("{first}, {rest}"), first=reason, rest=result)
     return result
 
 

@@ -569,12 +569,14 @@ class ElastaState(State):
             white, black = self.previous
             labels = (
                 Reason("ela_chips_of", N_("Chips of turn {turn}:"), turn=self.turn - 1),
-                Reason("ela_chips_side", "  {side}", side=_SIDE_WORDS[WHITE]),
-                Reason("ela_chips_side", "  {side}", side=_SIDE_WORDS[BLACK]),
+                _SIDE_WORDS[WHITE],
+                _SIDE_WORDS[BLACK],
             )
             rows = (FILES, white, black)
             lines += [
-                _TableRow("ela_chips_row", "{label}{row}", labels=labels, index=index, row=row)
+                _TableRow(
+                    "ela_chips_row", "{label}{row}", labels=labels, index=index, row=row, indent=2
+                )
                 for index, row in enumerate("  ".join(map(str, row)) for row in rows)
             ]
         if not self.is_over:
@@ -582,7 +584,7 @@ class ElastaState(State):
                 [
                     Reason(
                         "ela_seat_orders",
-                        "{side} {orders}",
+                        N_("{side} {orders}"),
                         side=_SIDE_WORDS[seat],
                         orders=format_orders(self.default_action(seat)),
                     )
@@ -614,13 +616,15 @@ class ElastaState(State):
 
 
 class _TableRow(Reason):
-    """A row of a table under the board: its label (``labels[index]``) padded to the widest
-    label of the table, as wide in every language."""
+    """A row of a table under the board: its label (``labels[index]``, every label after the
+    first indented by ``indent``) padded to the widest label of the table, in every
+    language."""
 
     def render(self, translate: Translate = N_, ntranslate: NTranslate | None = None) -> str:
+        indent = " " * cast("int", self.params["indent"])
         labels = [
-            label.render(translate, ntranslate)
-            for label in cast("Sequence[Reason]", self.params["labels"])
+            (indent if number else "") + label.render(translate, ntranslate)
+            for number, label in enumerate(cast("Sequence[Reason]", self.params["labels"]))
         ]
         width = max(len(label) for label in labels) + 2
         return labels[cast("int", self.params["index"])].ljust(width) + str(self.params["row"])

@@ -792,19 +792,24 @@ class ElementoState(State):
         if self.dice:
             first, second = (_COLOUR_WORDS[c] for c in self.dice.split("+"))
             colours = Reason("or_list", N_("{first} or {rest}"), first=first, rest=second)
-            template = (
-                N_("Dice (turned, ELE-16): {dice} ({colours})")
+            lines.append(
+                Reason(
+                    "ele_info_dice_turned",
+                    N_("Dice (turned, ELE-16): {dice} ({colours})"),
+                    dice=self.dice,
+                    colours=colours,
+                )
                 if game.turned
-                else N_("Dice: {dice} ({colours})")
+                else Reason(
+                    "ele_info_dice", N_("Dice: {dice} ({colours})"), dice=self.dice, colours=colours
+                )
             )
-            lines.append(Reason("ele_info_dice", template, dice=self.dice, colours=colours))
         elif self.order:
-            template = (
-                N_("Dice (turned, ELE-16): to be rolled")
+            lines.append(
+                Reason("ele_info_to_turn", N_("Dice (turned, ELE-16): to be rolled"))
                 if game.turned
-                else N_("Dice: to be rolled")
+                else Reason("ele_info_to_roll", N_("Dice: to be rolled"))
             )
-            lines.append(Reason("ele_info_no_dice", template))
         if self.quiet >= game.quiet_limit // 2:
             lines.append(
                 Reason(

@@ -677,24 +677,19 @@ class EpaminondasState(State):
         return Grid(files, tuple(self._rank_labels()), rows, legend)
 
     def info_why(self, viewer: int | None = None) -> tuple[Reason, ...]:
-        forms = (  # English says "stones" whatever the count
-            Nn_(
-                "White: {n} stones, {crossings} on Black's home row",
-                "White: {n} stones, {crossings} on Black's home row",
-            ),
-            Nn_(
-                "Black: {n} stones, {crossings} on White's home row",
-                "Black: {n} stones, {crossings} on White's home row",
-            ),
+        white, black = (self.stones(seat)[0].bit_count() for seat in (WHITE, BLACK))
+        # English says "stones" whatever the count.
+        white_forms = Nn_(
+            "White: {n} stones, {crossings} on Black's home row",
+            "White: {n} stones, {crossings} on Black's home row",
         )
-        return tuple(
-            Reason(
-                "epa_info_stones",
-                forms[seat],
-                n=self.stones(seat)[0].bit_count(),
-                crossings=self.crossings(seat),
-            )
-            for seat in (WHITE, BLACK)
+        black_forms = Nn_(
+            "Black: {n} stones, {crossings} on White's home row",
+            "Black: {n} stones, {crossings} on White's home row",
+        )
+        return (
+            Reason("epa_info_white", white_forms, n=white, crossings=self.crossings(WHITE)),
+            Reason("epa_info_black", black_forms, n=black, crossings=self.crossings(BLACK)),
         )
 
     # -- storage -------------------------------------------------------------------------

@@ -923,17 +923,23 @@ class NelaxtamState(State):
         for seat in (0, 1):
             for troop, square in enumerate(troops[seat]):
                 if square is not None and square in hits:
-                    template = (
-                        N_("{side} troop {troop} on {square} died after moving there")
+                    label, at = troop_label(seat, troop), game.square(square)
+                    died = (
+                        Reason(
+                            "nel_died_arriving",
+                            N_("{side} troop {troop} on {square} died after moving there"),
+                            side=SIDES[seat],
+                            troop=label,
+                            square=at,
+                        )
                         if (seat, troop) in moved
-                        else N_("{side} troop {troop} on {square} died")
-                    )
-                    died = Reason(
-                        "nel_died",
-                        template,
-                        side=SIDES[seat],
-                        troop=troop_label(seat, troop),
-                        square=game.square(square),
+                        else Reason(
+                            "nel_died",
+                            N_("{side} troop {troop} on {square} died"),
+                            side=SIDES[seat],
+                            troop=label,
+                            square=at,
+                        )
                     )
                     events.append(Event.told(died, "death", seat))
                     troops[seat][troop] = None
@@ -1035,9 +1041,9 @@ class NelaxtamState(State):
         alive = [
             Reason(
                 "nel_alive",
-                "{side} {troops}",
+                N_("{side} {troops}"),
                 side=SIDES[seat],
-                troops=" ".join(self._alive(seat)) or Reason("nel_none", N_("none")),
+                troops=" ".join(self._alive(seat)) or Reason("none", N_("none")),
             )
             for seat in (0, 1)
         ]
