@@ -70,7 +70,7 @@ def _post(session: Session, token: str, found: PlayToken, game: Game, player: Pl
     text = request.form.get("move", "")
     if request.form.get("do") == "preview":
         try:
-            after = games.preview(session, game.id, player, text)
+            after = games.preview(session, game.id, player, text, page_locale(player))
         except ServiceError as error:
             context = page_context(session, found, game, player, "", text, error)
             return render_template("play.html", **context), error.status

@@ -41,3 +41,16 @@ def test_the_game_page_shows_them_in_the_browser_s_language(
     assert GERMAN.search(unescape(german.get_data(as_text=True)))
     english = unescape(web.get(f"/games/{game_id}").get_data(as_text=True))
     assert ENGLISH.search(english) and not GERMAN.search(english)
+
+
+def test_a_preview_on_the_play_page_tells_what_would_happen_in_the_player_s_language(
+    app: Flask, database: Database, alice: Client, bob: Client
+) -> None:
+    game_id = start(alice, bob, "epaminondas", {"board": "8x8"})
+    link = play_link(database, alice, game_id)
+    web = app.test_client()
+    english = web.post(link, data={"move": "a1-a3", "do": "preview"}).get_data(as_text=True)
+    assert "White played a1-a3." in english
+    set_language(database, alice.id, "de")
+    german = web.post(link, data={"move": "a1-a3", "do": "preview"}).get_data(as_text=True)
+    assert "Weiß spielte a1-a3." in german and "White played" not in german
