@@ -613,7 +613,13 @@ class State(ABC):
         """The board as cells, for HTML."""
 
     def info(self, viewer: int | None = None) -> tuple[str, ...]:
-        """Extra lines under the board (scores, supplies, dice...)."""
+        """Extra lines under the board (scores, supplies, dice...), in English: each of
+        :meth:`info_why` rendered."""
+        return tuple(line.render() for line in self.info_why(viewer))
+
+    def info_why(self, viewer: int | None = None) -> tuple[Reason, ...]:
+        """The lines under the board as codes, parameters and English templates (the service
+        renders them in the reader's language); games with lines of their own override this."""
         return ()
 
     def status(self, viewer: int | None = None) -> str:

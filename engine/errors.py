@@ -48,6 +48,7 @@ __all__ = [
     "Translate",
     "UnknownGameError",
     "and_list",
+    "commas",
     "joined",
     "or_list",
 ]
@@ -150,6 +151,14 @@ def joined(reasons: Sequence[Reason]) -> Reason:
     result = reasons[-1]
     for reason in reversed(reasons[:-1]):
         result = Reason("joined", N_("{first}; {rest}"), first=reason, rest=result)
+    return result
+
+
+def commas(reasons: Sequence[Reason]) -> Reason:
+    """Several reasons as one list: ``first, second, ...`` (each in the same language)."""
+    result = reasons[-1]
+    for reason in reversed(reasons[:-1]):
+        result = Reason("comma_list", N_("{first}, {rest}"), first=reason, rest=result)
     return result
 
 

@@ -63,6 +63,7 @@ from service.mail.render import (
     KINDS,
     duration,
     events_in,
+    info_in,
     render_email,
     render_subject,
     status_in,
@@ -715,6 +716,7 @@ def drawn_values(
     if state is not None:
         locale = i18n.locale_for(reader)
         view["status"] = status_in(locale, state, seat, view["status"])
+        view["info"] = info_in(locale, state, seat, view.get("info") or ())
         outcome = view.get("outcome")
         if state.outcome is not None and isinstance(outcome, dict) and "reason" in outcome:
             english = str(outcome["reason"])

@@ -31,7 +31,7 @@ from service.errors import ServiceError
 from service.i18n import N_
 from service.mail.boards import flip_grid, should_flip
 from service.mail.play_links import PlayToken, read_play_token
-from service.mail.render import legend, square_colour, status_in
+from service.mail.render import info_in, legend, square_colour, status_in
 from service.models import Game, Player
 from service.web import not_found, page_locale, transaction
 
@@ -70,7 +70,7 @@ def _post(session: Session, token: str, found: PlayToken, game: Game, player: Pl
     text = request.form.get("move", "")
     if request.form.get("do") == "preview":
         try:
-            after = games.preview(session, game.id, player, text)
+            after = games.preview(session, game.id, player, text, page_locale(player))
         except ServiceError as error:
             context = page_context(session, found, game, player, "", text, error)
             return render_template("play.html", **context), error.status
@@ -124,6 +124,7 @@ def page_context(
     owes = live and seat in state.to_act
     own = state.orders_of(seat) if live and state.simultaneous else None
     view = state.view(seat).to_json()
+    view["info"] = info_in(locale, state, seat, view["info"])
     count = len(state.legal_actions(seat)) if owes else 0
     last_move, last_squares = reader.last_move(session, game, state)
     turned = should_flip(game.name, seat, player.board_flip)

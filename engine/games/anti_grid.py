@@ -768,14 +768,20 @@ class AntiGridState(State):
         text = "" if here == EMPTY else here
         return Cell(square, text, kind, f"{square}: {kind.replace('-', ' ')}, {what}")
 
-    def info(self, viewer: int | None = None) -> tuple[str, ...]:
+    def info_why(self, viewer: int | None = None) -> tuple[Reason, ...]:
         red, blue = (self.pawns.count(PAWNS[colour]) for colour in (RED, BLUE))
         lines = [
-            f"Pawns: Red {red}, Blue {blue}",
-            f"Moves without a capture: {self.quiet} of {QUIET_LIMIT} (ANT-15)",
+            Reason("ant_info_pawns", N_("Pawns: Red {red}, Blue {blue}"), red=red, blue=blue),
+            Reason(
+                "ant_info_quiet",
+                N_("Moves without a capture: {quiet} of {limit} (ANT-15)"),
+                quiet=self.quiet,
+                limit=QUIET_LIMIT,
+            ),
         ]
         if self.game.chains:
-            lines.append("Capture chains are on: after a capture you may go on capturing (ANT-16)")
+            chains = N_("Capture chains are on: after a capture you may go on capturing (ANT-16)")
+            lines.append(Reason("ant_info_chains", chains))
         return tuple(lines)
 
     def to_json(self) -> dict[str, Any]:

@@ -35,7 +35,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from engine.core import Cell, Event, Game, Grid, Outcome, Resolution, State, Termination
 from engine.errors import (
@@ -44,9 +44,12 @@ from engine.errors import (
     GameOverError,
     Nn_,
     NotationError,
+    NTranslate,
     PositionError,
     Reason,
+    Translate,
     and_list,
+    commas,
     joined,
     state_lacks,
 )
@@ -67,6 +70,7 @@ START: Heights = (4,) * len(FILES)
 FIRST_DEFAULT: Assignment = tuple(CHIPS)
 WHITE, BLACK = 0, 1
 SEATS = ("White", "Black")
+_SIDE_WORDS = (Reason("colour_white", N_("White")), Reason("colour_black", N_("Black")))
 
 DIGITS = "0123456789"
 _PAIRS = re.compile(r"(?:[a-z][0-9])+")
@@ -465,7 +469,7 @@ class ElastaState(State):
             events.append(Event.told(why, "push", _winner(white_chip, black_chip)))
         heights = tuple(pushed)
         for number, after in enumerate(contract(heights), start=1):
-            events.append(Event(_pass_text(number, heights, after), "contract"))
+            events.append(Event.told(_pass_text(number, heights, after), "contract"))
             heights = after
         unchanged = self.unchanged + 1 if heights == self.heights else 0
         state = ElastaState(self.game, heights, self.turn + 1, unchanged, (white, black))
@@ -547,22 +551,53 @@ class ElastaState(State):
         ranks = tuple(str(rank) for rank in range(TOP, 0, -1))
         return Grid(tuple(FILES), ranks, tuple(rows), legend)
 
-    def info(self, viewer: int | None = None) -> tuple[str, ...]:
+    def info_why(self, viewer: int | None = None) -> tuple[Reason, ...]:
         lines = [
-            f"Turn {self.turn}. Battle line (ranks on White's side): {_line(self.heights)}",
-            f"Turns in a row with no stick moved: {self.unchanged} (ten make a draw, ELA-11)",
+            Reason(
+                "ela_info_line",
+                N_("Turn {turn}. Battle line (ranks on White's side): {line}"),
+                turn=self.turn,
+                line=_line(self.heights),
+            ),
+            Reason(
+                "ela_info_unchanged",
+                N_("Turns in a row with no stick moved: {n} (ten make a draw, ELA-11)"),
+                n=self.unchanged,
+            ),
         ]
         if self.previous is not None:
             white, black = self.previous
-            table = [(f"Chips of turn {self.turn - 1}:", FILES), ("  White", white)]
-            table.append(("  Black", black))
-            width = max(len(label) for label, _ in table) + 2
-            lines += [label.ljust(width) + "  ".join(map(str, row)) for label, row in table]
-        if not self.is_over:
-            defaults = ", ".join(
-                f"{SEATS[seat]} {format_orders(self.default_action(seat))}" for seat in self.to_act
+            labels = (
+                Reason("ela_chips_of", N_("Chips of turn {turn}:"), turn=self.turn - 1),
+                _SIDE_WORDS[WHITE],
+                _SIDE_WORDS[BLACK],
             )
-            lines.append(f"Default orders if none arrive (ELA-12): {defaults}")
+            rows = (FILES, white, black)
+            lines += [
+                _TableRow(
+                    "ela_chips_row", "{label}{row}", labels=labels, index=index, row=row, indent=2
+                )
+                for index, row in enumerate("  ".join(map(str, row)) for row in rows)
+            ]
+        if not self.is_over:
+            defaults = commas(
+                [
+                    Reason(
+                        "ela_seat_orders",
+                        N_("{side} {orders}"),
+                        side=_SIDE_WORDS[seat],
+                        orders=format_orders(self.default_action(seat)),
+                    )
+                    for seat in self.to_act
+                ]
+            )
+            lines.append(
+                Reason(
+                    "ela_info_defaults",
+                    N_("Default orders if none arrive (ELA-12): {defaults}"),
+                    defaults=defaults,
+                )
+            )
         return tuple(lines)
 
     # -- storage ---------------------------------------------------------------------------
@@ -578,6 +613,21 @@ class ElastaState(State):
 
 
 # -- narration ------------------------------------------------------------------------------
+
+
+class _TableRow(Reason):
+    """A row of a table under the board: its label (``labels[index]``, every label after the
+    first indented by ``indent``) padded to the widest label of the table, in every
+    language."""
+
+    def render(self, translate: Translate = N_, ntranslate: NTranslate | None = None) -> str:
+        indent = " " * cast("int", self.params["indent"])
+        labels = [
+            (indent if number else "") + label.render(translate, ntranslate)
+            for number, label in enumerate(cast("Sequence[Reason]", self.params["labels"]))
+        ]
+        width = max(len(label) for label in labels) + 2
+        return labels[cast("int", self.params["index"])].ljust(width) + str(self.params["row"])
 
 
 def _winner(white_chip: int, black_chip: int) -> int | None:
@@ -604,23 +654,35 @@ def _push(height: int, white_chip: int, black_chip: int) -> tuple[int, Reason]:
     )
 
 
-def _pass_text(number: int, before: Heights, after: Heights) -> str:
+def _pass_text(number: int, before: Heights, after: Heights) -> Reason:
     gaps = [
         f"{FILES[i]}-{FILES[i + 1]} ({abs(before[i + 1] - before[i])})"
         for i in range(len(before) - 1)
         if abs(before[i + 1] - before[i]) > MAX_GAP
     ]
     moves = [
-        f"{file} {'up' if new > old else 'down'} to {new}"
+        Reason("ela_band_up", N_("{file} up to {height}"), file=file, height=new)
+        if new > old
+        else Reason("ela_band_down", N_("{file} down to {height}"), file=file, height=new)
         for file, old, new in zip(FILES, before, after, strict=True)
         if new != old
     ]
     held = [
         FILES[i] for i in range(len(before)) if before[i] == after[i] and _pulled_both(before, i)
     ]
-    text = f"rubber band pass {number}, stretched at {', '.join(gaps)}: {', '.join(moves)}"
+    text = Reason(
+        "ela_band_pass",
+        N_("rubber band pass {number}, stretched at {gaps}: {moves}"),
+        number=number,
+        gaps=", ".join(gaps),
+        moves=commas(moves),
+    )
     if held:
-        text += f"; {_files(held)} held (pulled both ways)"
+        forms = Nn_(
+            "{text}; file {files} held (pulled both ways)",
+            "{text}; files {files} held (pulled both ways)",
+        )
+        return Reason("ela_band_held", forms, text=text, n=len(held), files=and_list(held))
     return text
 
 

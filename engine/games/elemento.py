@@ -413,9 +413,11 @@ class ElementoState(State):
             order = tuple(int(seat) - 1 for seat in text.split("-"))
             names = ", ".join(self.game.seat_names[seat] for seat in order)
             drawn = replace(self, order=order, turn=0)
-            return Resolution(drawn, (Event(f"seating order drawn: {names}", "seating"),))
+            drawn_why = Reason("ele_seating", N_("seating order drawn: {names}"), names=names)
+            return Resolution(drawn, (Event.told(drawn_why, "seating"),))
         rolled = replace(self, dice=text)
-        return rolled._settle((Event(f"rolled {text}", "roll", self.seat),))
+        rolled_why = Reason("ele_rolled", N_("rolled {dice}"), dice=text)
+        return rolled._settle((Event.told(rolled_why, "roll", self.seat),))
 
     def status_reason(self, viewer: int | None = None) -> Reason:
         if self.chance_outcomes() and self.seat is not None:
@@ -563,26 +565,37 @@ class ElementoState(State):
         if isinstance(action, Placement):
             index, left = action.square, action.square
             board = self._board_with(index, action.stone)
-            events = [
-                Event(
-                    f"{name} placed {_stone_name(action.stone)} on {_square(index)}", "move", seat
-                )
-            ]
+            placed = Reason(
+                "ele_placed",
+                N_("{name} placed {stone} on {square}"),
+                name=name,
+                stone=_stone_words(action.stone),
+                square=_square(index),
+            )
+            events = [Event.told(placed, "move", seat)]
         else:
             index, left = action.target, action.origin
             stone = self.board[action.origin]
             board = self._board_with(index, stone, action.origin)
-            events = [
-                Event(
-                    f"{name} moved {_stone_name(stone)} {_square(action.origin)}-{_square(index)}",
-                    "move",
-                    seat,
-                )
-            ]
+            moved = Reason(
+                "ele_moved",
+                N_("{name} moved {stone} {origin}-{target}"),
+                name=name,
+                stone=_stone_words(stone),
+                origin=_square(action.origin),
+                target=_square(index),
+            )
+            events = [Event.told(moved, "move", seat)]
         scores = list(self.scores)
         scores[seat] += len(action.choices)
         for line, _ in action.choices:
-            events.append(Event(f"{name} completed {_line_name(line)}: 1 point", "score", seat))
+            completed = Reason(
+                "ele_completed",
+                N_("{name} completed {line}: 1 point"),
+                name=name,
+                line=_line_words(line),
+            )
+            events.append(Event.told(completed, "score", seat))
         quiet = 0 if isinstance(action, Placement) or action.choices else self.quiet + 1
         after = replace(self, board=board, scores=tuple(scores), passes=0, quiet=quiet)
         if after.outcome is None:
@@ -593,7 +606,10 @@ class ElementoState(State):
         dice = ""
         if self.game.turned:
             dice = self._turn_die(_quadrant(left))
-            events.append(Event(f"the dice are turned to {dice} (ELE-16)", "dice", seat))
+            turned = Reason(
+                "ele_dice_turned", N_("the dice are turned to {dice} (ELE-16)"), dice=dice
+            )
+            events.append(Event.told(turned, "dice", seat))
         return replace(after, turn=(self.turn + 1) % len(self.order), dice=dice)._settle(
             tuple(events)
         )
@@ -605,7 +621,10 @@ class ElementoState(State):
         name, cells = self.game.seat_names[seat], list(board)
         for line, choice in choices:
             if choice == "keep":
-                events.append(Event(f"{name} keeps {_line_name(line)}", "remove", seat))
+                keeps = Reason(
+                    "ele_keeps", N_("{name} keeps {line}"), name=name, line=_line_words(line)
+                )
+                events.append(Event.told(keeps, "remove", seat))
                 continue
             light = _removes_light(choice, seat)
             gone = [
@@ -614,14 +633,24 @@ class ElementoState(State):
             for i in gone:
                 cells[i] = EMPTY
             squares = ", ".join(_square(i) for i in gone)
-            colour = "light" if light else "dark"
-            events.append(
-                Event(
-                    f"{name} removes the {colour} stones of {_line_name(line)}: {squares}",
-                    "remove",
-                    seat,
+            removes = (
+                Reason(
+                    "ele_removes_light",
+                    N_("{name} removes the light stones of {line}: {squares}"),
+                    name=name,
+                    line=_line_words(line),
+                    squares=squares,
+                )
+                if light
+                else Reason(
+                    "ele_removes_dark",
+                    N_("{name} removes the dark stones of {line}: {squares}"),
+                    name=name,
+                    line=_line_words(line),
+                    squares=squares,
                 )
             )
+            events.append(Event.told(removes, "remove", seat))
         return "".join(cells)
 
     def _turn_die(self, colour: str) -> str:
@@ -644,7 +673,8 @@ class ElementoState(State):
                 passes=self.passes + 1,
                 quiet=self.quiet + 1,
             )
-            events = (*events, Event(f"{name} cannot place or move: pass", "pass", self.seat))
+            why = Reason("ele_pass", N_("{name} cannot place or move: pass"), name=name)
+            events = (*events, Event.told(why, "pass", self.seat))
             if passed.outcome is not None:
                 events = (*events, Event.told(game_over(passed.outcome), "end"))
             return Resolution(passed, events)
@@ -724,31 +754,82 @@ class ElementoState(State):
         )
         return Grid(tuple(FILES), ("4", "3", "2", "1"), tuple(rows), legend)
 
-    def info(self, viewer: int | None = None) -> tuple[str, ...]:
-        names = self.game.seat_names
+    def info_why(self, viewer: int | None = None) -> tuple[Reason, ...]:
+        names, game = self.game.seat_names, self.game
         scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(self.scores))
-        lines = [f"Score: {scores} (first to {self.game.target} wins)"]
-        if self.game.players == 2:
-            lines.append(f"Supply: Light {self.supply(0) or '-'}, Dark {self.supply(1) or '-'}")
+        lines = [
+            Reason(
+                "ele_info_score",
+                N_("Score: {scores} (first to {target} wins)"),
+                scores=scores,
+                target=game.target,
+            )
+        ]
+        if game.players == 2:
+            lines.append(
+                Reason(
+                    "ele_info_supply",
+                    N_("Supply: Light {light}, Dark {dark}"),
+                    light=self.supply(0) or "-",
+                    dark=self.supply(1) or "-",
+                )
+            )
         else:
-            lines.append(f"Common supply: {self.supply() or '-'}")
+            common = Reason(
+                "ele_info_common", N_("Common supply: {supply}"), supply=self.supply() or "-"
+            )
+            lines.append(common)
             if self.order:
                 order = ", ".join(names[seat] for seat in self.order)
-                lines.append(f"Turn order (drawn, ELE-13): {order}; {names[self.order[0]]} first")
-        mode = " (turned, ELE-16)" if self.game.turned else ""
+                lines.append(
+                    Reason(
+                        "ele_info_order",
+                        N_("Turn order (drawn, ELE-13): {order}; {name} first"),
+                        order=order,
+                        name=names[self.order[0]],
+                    )
+                )
         if self.dice:
-            colours = " or ".join(COLOUR_NAMES[c] for c in self.dice.split("+"))
-            lines.append(f"Dice{mode}: {self.dice} ({colours})")
-        elif self.order:
-            lines.append(f"Dice{mode}: to be rolled")
-        if self.quiet >= self.game.quiet_limit // 2:
+            first, second = (_COLOUR_WORDS[c] for c in self.dice.split("+"))
+            colours = Reason("or_list", N_("{first} or {rest}"), first=first, rest=second)
             lines.append(
-                f"Turns without a placement or a point: {self.quiet} "
-                f"(the game ends at {self.game.quiet_limit}, ELE-20)"
+                Reason(
+                    "ele_info_dice_turned",
+                    N_("Dice (turned, ELE-16): {dice} ({colours})"),
+                    dice=self.dice,
+                    colours=colours,
+                )
+                if game.turned
+                else Reason(
+                    "ele_info_dice", N_("Dice: {dice} ({colours})"), dice=self.dice, colours=colours
+                )
+            )
+        elif self.order:
+            lines.append(
+                Reason("ele_info_to_turn", N_("Dice (turned, ELE-16): to be rolled"))
+                if game.turned
+                else Reason("ele_info_to_roll", N_("Dice: to be rolled"))
+            )
+        if self.quiet >= game.quiet_limit // 2:
+            lines.append(
+                Reason(
+                    "ele_info_quiet",
+                    N_(
+                        "Turns without a placement or a point: {quiet} "
+                        "(the game ends at {limit}, ELE-20)"
+                    ),
+                    quiet=self.quiet,
+                    limit=game.quiet_limit,
+                )
             )
         if self.passes:
             lines.append(
-                f"Passes in a row: {self.passes} (the game ends at {2 * self.game.players}, ELE-12)"
+                Reason(
+                    "ele_info_passes",
+                    N_("Passes in a row: {passes} (the game ends at {limit}, ELE-12)"),
+                    passes=self.passes,
+                    limit=2 * game.players,
+                )
             )
         return tuple(lines)
 

@@ -676,15 +676,21 @@ class EpaminondasState(State):
         files = tuple(self.layout.board.file_letters)
         return Grid(files, tuple(self._rank_labels()), rows, legend)
 
-    def info(self, viewer: int | None = None) -> tuple[str, ...]:
-        lines = []
-        for seat in (WHITE, BLACK):
-            own = self.stones(seat)[0]
-            lines.append(
-                f"{COLOURS[seat]}: {own.bit_count()} stones,"
-                f" {self.crossings(seat)} on {COLOURS[1 - seat]}'s home row"
-            )
-        return tuple(lines)
+    def info_why(self, viewer: int | None = None) -> tuple[Reason, ...]:
+        white, black = (self.stones(seat)[0].bit_count() for seat in (WHITE, BLACK))
+        # English says "stones" whatever the count.
+        white_forms = Nn_(
+            "White: {n} stones, {crossings} on Black's home row",
+            "White: {n} stones, {crossings} on Black's home row",
+        )
+        black_forms = Nn_(
+            "Black: {n} stones, {crossings} on White's home row",
+            "Black: {n} stones, {crossings} on White's home row",
+        )
+        return (
+            Reason("epa_info_white", white_forms, n=white, crossings=self.crossings(WHITE)),
+            Reason("epa_info_black", black_forms, n=black, crossings=self.crossings(BLACK)),
+        )
 
     # -- storage -------------------------------------------------------------------------
 

@@ -60,7 +60,18 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, overload
 
-from engine.core import Cell, Event, Game, Grid, Option, Outcome, Resolution, State, Termination
+from engine.core import (
+    Cell,
+    Event,
+    Game,
+    Grid,
+    Option,
+    Outcome,
+    Resolution,
+    State,
+    Termination,
+    and_names,
+)
 from engine.errors import (
     N_,
     IllegalMoveError,
@@ -68,6 +79,7 @@ from engine.errors import (
     NotationError,
     PositionError,
     Reason,
+    commas,
     state_lacks,
 )
 from engine.notation import Board, frame, split_orders
@@ -837,10 +849,21 @@ class NelaxtamState(State):
         for seat in (0, 1):
             squares = _placement(actions[seat]).squares
             troops.append(tuple[int | None, ...](squares))
-            where = ", ".join(
-                f"{troop_label(seat, t)} on {self.game.square(s)}" for t, s in enumerate(squares)
+            where = commas(
+                [
+                    Reason(
+                        "nel_troop_on",
+                        N_("{troop} on {square}"),
+                        troop=troop_label(seat, t),
+                        square=self.game.square(s),
+                    )
+                    for t, s in enumerate(squares)
+                ]
             )
-            events.append(Event(f"{SIDES[seat]} landed troops {where}", "place", seat))
+            landed = Reason(
+                "nel_landed", N_("{side} landed troops {where}"), side=SIDES[seat], where=where
+            )
+            events.append(Event.told(landed, "place", seat))
         return tuple(troops), events
 
     def _act(
@@ -862,10 +885,15 @@ class NelaxtamState(State):
                 if code in MOVES:
                     troops[seat][troop] = target
                     moved.add((seat, troop))
-                    text = f"{SIDES[seat]} troop {troop_label(seat, troop)} moved"
-                    events.append(
-                        Event(f"{text} {game.square(start)}-{game.square(target)}", "move", seat)
+                    moved_why = Reason(
+                        "nel_moved",
+                        N_("{side} troop {troop} moved {start}-{target}"),
+                        side=SIDES[seat],
+                        troop=troop_label(seat, troop),
+                        start=game.square(start),
+                        target=game.square(target),
                     )
+                    events.append(Event.told(moved_why, "move", seat))
                 else:
                     hits.setdefault(target, []).append(troop)
         pieces = list(self.pieces)
@@ -873,17 +901,47 @@ class NelaxtamState(State):
             pieces[target] = DESTROYED
             seat = 1 if game.colour(target) == "o" else 0
             labels = [troop_label(seat, troop) for troop in hitters]
-            who = "troop " + labels[0] if len(labels) == 1 else "troops " + " and ".join(labels)
-            events.append(
-                Event(f"{SIDES[seat]} {who} destroyed {game.square(target)}", "destroy", seat)
+            where = game.square(target)
+            destroyed = (
+                Reason(
+                    "nel_destroyed",
+                    N_("{side} troop {troop} destroyed {square}"),
+                    side=SIDES[seat],
+                    troop=labels[0],
+                    square=where,
+                )
+                if len(labels) == 1
+                else Reason(
+                    "nel_destroyed_together",
+                    N_("{side} troops {troops} destroyed {square}"),
+                    side=SIDES[seat],
+                    troops=and_names(labels),
+                    square=where,
+                )
             )
+            events.append(Event.told(destroyed, "destroy", seat))
         for seat in (0, 1):
             for troop, square in enumerate(troops[seat]):
                 if square is not None and square in hits:
-                    after = " after moving there" if (seat, troop) in moved else ""
-                    label = troop_label(seat, troop)
-                    text = f"{SIDES[seat]} troop {label} on {game.square(square)} died{after}"
-                    events.append(Event(text, "death", seat))
+                    label, at = troop_label(seat, troop), game.square(square)
+                    died = (
+                        Reason(
+                            "nel_died_arriving",
+                            N_("{side} troop {troop} on {square} died after moving there"),
+                            side=SIDES[seat],
+                            troop=label,
+                            square=at,
+                        )
+                        if (seat, troop) in moved
+                        else Reason(
+                            "nel_died",
+                            N_("{side} troop {troop} on {square} died"),
+                            side=SIDES[seat],
+                            troop=label,
+                            square=at,
+                        )
+                    )
+                    events.append(Event.told(died, "death", seat))
                     troops[seat][troop] = None
         return (tuple(troops[0]), tuple(troops[1])), "".join(pieces), events
 
@@ -897,9 +955,20 @@ class NelaxtamState(State):
                 if set(group).isdisjoint(troops[seat]):
                     for index in group:
                         cells[index] = DESTROYED
-                    size = f"{len(group)} piece{'s' if len(group) > 1 else ''}"
-                    text = f"{SIDES[seat]} group at {self.game.square(group[0])} ({size}) removed"
-                    events.append(Event(f"{text}: no troop controls it (NEL-12)", "remove", seat))
+                    forms = Nn_(
+                        "{side} group at {square} ({n} piece) removed: "
+                        "no troop controls it (NEL-12)",
+                        "{side} group at {square} ({n} pieces) removed: "
+                        "no troop controls it (NEL-12)",
+                    )
+                    removed = Reason(
+                        "nel_group_removed",
+                        forms,
+                        side=SIDES[seat],
+                        square=self.game.square(group[0]),
+                        n=len(group),
+                    )
+                    events.append(Event.told(removed, "remove", seat))
         return "".join(cells), events
 
     # -- output --------------------------------------------------------------------------
@@ -955,22 +1024,44 @@ class NelaxtamState(State):
         label = troop_label(*occupant)
         return Cell(square, label, piece, f"{title}, {SIDES[occupant[0]]} troop {label}")
 
-    def info(self, viewer: int | None = None) -> tuple[str, ...]:
+    def info_why(self, viewer: int | None = None) -> tuple[Reason, ...]:
         game = self.game
-        legend = "o x: territory   .: destroyed   1-5: O troops   A-E: X troops"
+        legend = Reason(
+            "nel_info_legend",
+            N_("o x: territory   .: destroyed   1-5: O troops   A-E: X troops"),
+        )
         if self.turn == 0:
-            return (
-                f"Invasion (NEL-5): {game.sea} troops land by sea on edge pieces, "
-                f"{TROOPS - game.sea} by air on any own piece; secret until both have placed",
-                legend,
+            forms = Nn_(  # English says "troops" whatever the count
+                "Invasion (NEL-5): {n} troops land by sea on edge pieces, {air} by air on any "
+                "own piece; secret until both have placed",
+                "Invasion (NEL-5): {n} troops land by sea on edge pieces, {air} by air on any "
+                "own piece; secret until both have placed",
             )
-        alive = [f"{SIDES[seat]} {' '.join(self._alive(seat)) or 'none'}" for seat in (0, 1)]
+            return (Reason("nel_info_invasion", forms, n=game.sea, air=TROOPS - game.sea), legend)
+        alive = [
+            Reason(
+                "nel_alive",
+                N_("{side} {troops}"),
+                side=SIDES[seat],
+                troops=" ".join(self._alive(seat)) or Reason("none", N_("none")),
+            )
+            for seat in (0, 1)
+        ]
         o_score, x_score = self.scores()
         return (
-            f"Turn {self.number} (action, {game.option('variant')} variant); turns without "
-            f"destruction: {self.calm} of {CALM_LIMIT} (NEL-13)",
-            "Troops: " + "; ".join(alive),
-            f"Score (NEL-14): O {o_score}, X {x_score}",
+            Reason(
+                "nel_info_turn",
+                N_(
+                    "Turn {turn} (action, {variant} variant); turns without destruction: "
+                    "{calm} of {limit} (NEL-13)"
+                ),
+                turn=self.number,
+                variant=game.option("variant"),
+                calm=self.calm,
+                limit=CALM_LIMIT,
+            ),
+            Reason("nel_info_troops", N_("Troops: {o}; {x}"), o=alive[0], x=alive[1]),
+            Reason("nel_info_score", N_("Score (NEL-14): O {o}, X {x}"), o=o_score, x=x_score),
             legend,
         )
 

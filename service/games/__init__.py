@@ -234,6 +234,9 @@ def _start_state(rules: engine.Game, actor: Player, given: Any, allowed: bool) -
     return read_start_position(rules, given)
 
 
+ALREADY_OVER = N_("the game is already over in the position %(position)s: %(status)s")
+
+
 def read_start_position(rules: engine.Game, given: Any) -> State:
     """A position a game may start from (a game's or a league's): read by the engine, not over."""
     if not isinstance(given, str) or not given.strip() or len(given) > 10000:
@@ -245,9 +248,14 @@ def read_start_position(rules: engine.Game, given: Any) -> State:
     except EngineError as error:
         raise from_engine(error) from error
     if state.is_over:
+        position, status = repr(given.strip()), state.status_reason(None)
         raise Conflict(
-            f"the game is already over in the position {given.strip()!r}: {state.status()}",
+            ALREADY_OVER % {"position": position, "status": status.render()},
             "game_over",
+            render=lambda translate, ntranslate: (
+                translate(ALREADY_OVER)
+                % {"position": position, "status": status.render(translate, ntranslate)}
+            ),
         )
     return state
 

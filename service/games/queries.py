@@ -149,9 +149,12 @@ def read_action(state: State, seat: int, text: str) -> str:
         raise from_engine(error) from error
 
 
-def preview(session: Session, game_id: int, player: Player, text: Any) -> dict[str, Any]:
+def preview(
+    session: Session, game_id: int, player: Player, text: Any, locale: str | None = None
+) -> dict[str, Any]:
     """The caller's view after this move, stored nowhere. Sealed turns take the other seats'
-    default orders, never their real ones; no dice are rolled."""
+    default orders, never their real ones; no dice are rolled. With a ``locale`` (a page), the
+    events and the lines under the board are in that language; else the engine's English."""
     if not isinstance(text, str) or not text.strip():
         raise BadRequest("text must be the move or orders, as text")
     game = get(session, game_id)
@@ -169,10 +172,13 @@ def preview(session: Session, game_id: int, player: Player, text: Any) -> dict[s
             resolution = state.play(seat, text)
     except EngineError as error:
         raise from_engine(error) from error
-    return {
-        "events": [event.to_json() for event in resolution.events],
-        "view": resolution.state.view(seat).to_json(),
-    }
+    view = resolution.state.view(seat).to_json()
+    if locale is None:
+        return {"events": [event.to_json() for event in resolution.events], "view": view}
+    from service.mail.render import events_in, info_in  # the mails' words, for a page
+
+    view["info"] = info_in(locale, resolution.state, seat, view["info"])
+    return {"events": events_in(locale, resolution.events), "view": view}
 
 
 # -- resolution, deadlines, reminders -----------------------------------------------------

@@ -226,6 +226,20 @@ def status_in(locale: str, state: Any, seat: int | None, english: str) -> str:
     return str(reason.render(*i18n.translators(locale)))
 
 
+def info_in(locale: str, state: Any, seat: int | None, english: Sequence[str]) -> list[str]:
+    """The lines under the board of ``state`` as ``seat`` sees them, in ``locale``: the
+    engine's ``info_why`` rendered with the catalogs where they say what ``english`` (the
+    view's ``info``) says, else ``english``."""
+    lines = [str(line) for line in english]
+    if locale == i18n.DEFAULT:
+        return lines
+    reasons = state.info_why(seat)
+    if [reason.render() for reason in reasons] != lines:
+        return lines
+    translators = i18n.translators(locale)
+    return [str(reason.render(*translators)) for reason in reasons]
+
+
 def told_in(locale: str, why: Any, english: str) -> str:
     """An engine text (an event's, an outcome's reason) in ``locale``: its ``Reason``
     rendered with the catalogs where it says what ``english`` says, else ``english``."""
