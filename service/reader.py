@@ -150,7 +150,8 @@ def move_line(
         f"{seat_name(names[seat], locale)} {move}" if seat is not None else move
         for seat, move in moves
     )
-    return i18n.gettext(locale, "Last move (turn %(turn)s): %(moves)s", turn=number, moves=said)
+    line = i18n.translations(locale).ugettext("Last move (turn %(turn)s): %(moves)s")
+    return line % {"turn": number, "moves": said}
 
 
 def _last_move(session: Session, game: Game, state: State) -> LastMove:

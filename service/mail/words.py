@@ -57,12 +57,12 @@ def seat_name(english: str, locale: str | None = None) -> str:
     return i18n.gettext(locale, english)
 
 
-def _t(message: str, **values: Any) -> str:
+def _(message: str, **values: Any) -> str:
     """``message`` in the locale being rendered, its ``%(name)s`` filled from ``values``."""
     return i18n.gettext(i18n.current(), message, **values)
 
 
-def _n(singular: str, plural: str, number: int, **values: Any) -> str:
+def ngettext(singular: str, plural: str, number: int, **values: Any) -> str:
     """The form of ``singular``/``plural`` for ``number`` (``%(num)s``) in that locale."""
     return i18n.ngettext(i18n.current(), singular, plural, number, **values)
 
@@ -84,7 +84,7 @@ def fold(sentence: str, width: int = WIDTH) -> str:
             lines[-1] += " " + piece
             continue
         if lines:
-            piece = (f"  {_t('and')} " if lines[-1].endswith(",") else "  ") + piece
+            piece = (f"  {_and()} " if lines[-1].endswith(",") else "  ") + piece
         lines += _spaced(piece, width)
     return "\n".join(_worded(line) if index else line for index, line in enumerate(lines))
 
@@ -107,7 +107,12 @@ def _worded(line: str) -> str:
     """A continuation line as it is when it has a word (no digit in it), else with "and"."""
     if any(not _DIGIT.search(token) for token in line.split()):
         return line
-    return f"  {_t('and')} " + line.strip()
+    return f"  {_and()} " + line.strip()
+
+
+def _and() -> str:
+    """The word a folded list goes on with (``  and a13, a15 (15).``)."""
+    return _("and")
 
 
 def position_in_words(view: View, width: int = WIDTH) -> list[str]:
@@ -124,7 +129,7 @@ def sentences(view: View) -> list[str]:
     if view.get("last_move"):
         lines.append(_last_move(view, cells, describe))
     elif "last_move" in view:
-        lines.append(_t("No move has been played yet."))
+        lines.append(_("No move has been played yet."))
     if cells:
         lines += describe.position(cells)
     return lines
@@ -134,7 +139,7 @@ def squares_in_words(squares: Iterable[str]) -> str:
     """``a1, c1, a2 to a5`` (see the module docstring): every square once, ranges on a line."""
     parsed = sorted({_parse(square) for square in squares}, key=lambda sq: (sq[2], sq[1]))
     if not parsed:
-        return _t("none")
+        return _("none")
     by_rank = _runs(parsed, along_rank=True)
     by_file = _runs(sorted(parsed, key=lambda sq: (sq[1], sq[2])), along_rank=False)
     return ", ".join(by_file if len(by_file) < len(by_rank) else by_rank)
@@ -148,7 +153,7 @@ def expand(words: str) -> list[str]:
         if len(ends) == 1:
             found.append(ends[0])
             continue
-        (file1, f1, r1), (_, f2, r2) = (_parse(end) for end in ends)
+        (file1, f1, r1), (_file2, f2, r2) = (_parse(end) for end in ends)
         prefix_rank = r1 == r2
         if prefix_rank:
             found += [f"{_file_name(f)}{r1}" for f in range(f1, f2 + 1)]
@@ -186,7 +191,7 @@ def _runs(squares: Sequence[tuple[str, int, int]], along_rank: bool) -> list[str
 
     def close() -> None:
         if len(run) >= RUN:
-            items.append(_t("%(first)s to %(last)s", first=_name(run[0]), last=_name(run[-1])))
+            items.append(_("%(first)s to %(last)s", first=_name(run[0]), last=_name(run[-1])))
         else:
             items.extend(_name(square) for square in run)
         run.clear()
@@ -217,10 +222,10 @@ def _last_move(view: View, cells: Sequence[Cell], describe: _Generic) -> str:
         if cell["square"] in changed:
             groups.setdefault(describe.cell(cell), []).append(cell["square"])
     parts = [
-        _t("%(squares)s %(what)s", squares=squares_in_words(squares), what=what)
+        _("%(squares)s %(what)s", squares=squares_in_words(squares), what=what)
         for what, squares in groups.items()
     ]
-    return _t("%(line)s Changed: %(parts)s.", line=line, parts="; ".join(parts))
+    return _("%(line)s Changed: %(parts)s.", line=line, parts="; ".join(parts))
 
 
 # --- the games ---------------------------------------------------------------------------------
@@ -233,22 +238,22 @@ class _Generic:
         self.view = view
         self.names = list(view.get("seat_names") or ())
         grid = view.get("grid") or {}
-        self.legend = {str(key): _t(str(name)) for key, name in grid.get("legend") or ()}
+        self.legend = {str(key): _(str(name)) for key, name in grid.get("legend") or ()}
 
     def cell(self, cell: Cell) -> str:
         """What stands on a square, in a few words."""
         text = str(cell["text"])
-        return self.legend.get(text, text) if text else _t("empty")
+        return self.legend.get(text, text) if text else _("empty")
 
     def title(self, cell: Cell) -> str:
         """The square's hover title: ``c3: white stone``."""
-        return _t("%(square)s: %(what)s", square=cell["square"], what=self.cell(cell))
+        return _("%(square)s: %(what)s", square=cell["square"], what=self.cell(cell))
 
     def position(self, cells: Sequence[Cell]) -> list[str]:
         pieces = _by(cells, lambda cell: cell["text"])
         pieces.pop("", None)
         return [
-            _t(
+            _(
                 "%(what)s: %(squares)s (%(num)s).",
                 what=self.legend.get(text, text),
                 squares=squares_in_words(squares),
@@ -270,8 +275,8 @@ def _by(cells: Iterable[Cell], key: Callable[[Cell], str]) -> dict[str, list[str
 
 def _stones(side: str, squares: Sequence[str]) -> str:
     if not squares:
-        return _t("%(side)s: no stones.", side=side)
-    return _n(
+        return _("%(side)s: no stones.", side=side)
+    return ngettext(
         "%(side)s: stone on %(squares)s (%(num)s).",
         "%(side)s: stones on %(squares)s (%(num)s).",
         len(squares),
@@ -282,8 +287,8 @@ def _stones(side: str, squares: Sequence[str]) -> str:
 
 def _pawns(side: str, squares: Sequence[str]) -> str:
     if not squares:
-        return _t("%(side)s: no pawns.", side=side)
-    return _n(
+        return _("%(side)s: no pawns.", side=side)
+    return ngettext(
         "%(side)s: pawn on %(squares)s (%(num)s).",
         "%(side)s: pawns on %(squares)s (%(num)s).",
         len(squares),
@@ -298,7 +303,7 @@ class _Epaminondas(_Generic):
     PIECES = {"W": N_("white stone"), "B": N_("black stone")}
 
     def cell(self, cell: Cell) -> str:
-        return _t(self.PIECES.get(cell["text"], "empty"))
+        return _(self.PIECES.get(cell["text"], "empty"))
 
     def position(self, cells: Sequence[Cell]) -> list[str]:
         stones = _by(cells, lambda cell: cell["text"])
@@ -319,16 +324,16 @@ class _AntiGrid(_Generic):
     }
 
     def cell(self, cell: Cell) -> str:
-        return _t(self.PIECES.get(cell["text"], "empty"))
+        return _(self.PIECES.get(cell["text"], "empty"))
 
     def title(self, cell: Cell) -> str:
         square, kind = cell["square"], str(cell["style"])
         if kind not in self.POINTS:
-            return _t("%(square)s: %(what)s", square=square, what=_t("no point"))
-        return _t(
+            return _("%(square)s: %(what)s", square=square, what=_("no point"))
+        return _(
             "%(square)s: %(point)s, %(what)s",
             square=square,
-            point=_t(self.POINTS[kind]),
+            point=_(self.POINTS[kind]),
             what=self.cell(cell),
         )
 
@@ -349,7 +354,7 @@ class _Elasta(_Generic):
         seat = self.SIDES.get(cell["style"])
         if seat is None:
             return str(cell["style"])
-        return _t("now %(side)s's side", side=self.side(seat, ("White", "Black")[seat]))
+        return _("now %(side)s's side", side=self.side(seat, ("White", "Black")[seat]))
 
     def title(self, cell: Cell) -> str:
         """``a3: White's side; stick a at 4, between a4 and a5``: the stick of the square's
@@ -367,13 +372,13 @@ class _Elasta(_Generic):
         ]
         height = sum(row_cell["style"] == "white-side" for row_cell in column)
         if height == 0:
-            stick = _t("stick %(file)s at 0, on White's ground line", file=file)
+            stick = _("stick %(file)s at 0, on White's ground line", file=file)
         elif height == len(column):
-            stick = _t(
+            stick = _(
                 "stick %(file)s at %(height)s, on Black's ground line", file=file, height=height
             )
         else:
-            stick = _t(
+            stick = _(
                 "stick %(file)s at %(height)s, between %(below)s and %(above)s",
                 file=file,
                 height=height,
@@ -381,7 +386,7 @@ class _Elasta(_Generic):
                 above=f"{file}{height + 1}",
             )
         side = self.side(seat, ("White", "Black")[seat])
-        return _t("%(square)s: %(side)s's side; %(stick)s", square=square, side=side, stick=stick)
+        return _("%(square)s: %(side)s's side; %(stick)s", square=square, side=side, stick=stick)
 
     def position(self, cells: Sequence[Cell]) -> list[str]:
         sides = _by(cells, lambda cell: cell["style"])
@@ -390,7 +395,7 @@ class _Elasta(_Generic):
             squares = sides.get(style, [])
             name = self.side(seat, ("White", "Black")[seat])
             lines.append(
-                _n(
+                ngettext(
                     "%(side)s's side: %(squares)s (%(num)s square).",
                     "%(side)s's side: %(squares)s (%(num)s squares).",
                     len(squares),
@@ -406,21 +411,19 @@ class _Nelaxtam(_Generic):
 
     def cell(self, cell: Cell) -> str:
         if cell["style"] == "destroyed":
-            return _t("destroyed")
+            return _("destroyed")
         if cell["text"]:
-            return _t(
-                "%(side)s troop %(troop)s", side=self._owner(cell["text"]), troop=cell["text"]
-            )
-        return _t("empty")
+            return _("%(side)s troop %(troop)s", side=self._owner(cell["text"]), troop=cell["text"])
+        return _("empty")
 
     def title(self, cell: Cell) -> str:
         square, style = cell["square"], str(cell["style"])
         if style == "destroyed" or style not in ("o", "x"):
             return super().title(cell)
-        land = _t(f"{style.upper()} territory")
+        land = _(f"{style.upper()} territory")
         if not cell["text"]:
-            return _t("%(square)s: %(what)s", square=square, what=land)
-        return _t("%(square)s: %(land)s, %(what)s", square=square, land=land, what=self.cell(cell))
+            return _("%(square)s: %(what)s", square=square, what=land)
+        return _("%(square)s: %(land)s, %(what)s", square=square, land=land, what=self.cell(cell))
 
     def _owner(self, label: str) -> str:
         seat = 0 if label.isdigit() else 1
@@ -440,11 +443,11 @@ class _Nelaxtam(_Generic):
             side = self.side(seat, ("O", "X")[seat])
             if troops:
                 listed = ", ".join(
-                    _t("%(piece)s on %(square)s", piece=cell["text"], square=cell["square"])
+                    _("%(piece)s on %(square)s", piece=cell["text"], square=cell["square"])
                     for cell in troops
                 )
                 lines.append(
-                    _n(
+                    ngettext(
                         "%(side)s: troops %(troops)s (%(num)s).",
                         "%(side)s: troops %(troops)s (%(num)s).",
                         len(troops),
@@ -453,19 +456,19 @@ class _Nelaxtam(_Generic):
                     )
                 )
             else:
-                lines.append(_t("%(side)s: no troops on the board.", side=side))
+                lines.append(_("%(side)s: no troops on the board.", side=side))
         lines.append(self._territory(cells))
         destroyed = [cell["square"] for cell in cells if cell["style"] == "destroyed"]
         if destroyed:
             lines.append(
-                _t(
+                _(
                     "Destroyed: %(squares)s (%(num)s).",
                     squares=squares_in_words(destroyed),
                     num=len(destroyed),
                 )
             )
         else:
-            lines.append(_t("Destroyed: %(squares)s.", squares=squares_in_words(destroyed)))
+            lines.append(_("Destroyed: %(squares)s.", squares=squares_in_words(destroyed)))
         return lines
 
     def _territory(self, cells: Sequence[Cell]) -> str:
@@ -479,7 +482,7 @@ class _Nelaxtam(_Generic):
         if len(o_colour) <= 1 and len(x_colour) <= 1 and not o_colour & x_colour:
             o_parity = next(iter(o_colour), 1 - next(iter(x_colour), 1 - _parity("a1")))
             o_like, x_like = ("a1", "b1") if o_parity == _parity("a1") else ("b1", "a1")
-            return _t(
+            return _(
                 "Territory: checkered; %(o)s on the squares of %(o_like)s's colour "
                 "(%(o_left)s left), %(x)s on those of %(x_like)s's colour (%(x_left)s left).",
                 o=owners["o"],
@@ -490,7 +493,7 @@ class _Nelaxtam(_Generic):
                 x_left=counts["x"],
             )
         parts = [
-            _t(
+            _(
                 "%(side)s %(squares)s (%(num)s)",
                 side=owners[style],
                 squares=squares_in_words(sq),
@@ -498,11 +501,11 @@ class _Nelaxtam(_Generic):
             )
             for style, sq in _by(land, lambda cell: cell["style"]).items()
         ]
-        return _t("Territory: %(parts)s.", parts="; ".join(parts))
+        return _("Territory: %(parts)s.", parts="; ".join(parts))
 
 
 def _parity(square: str) -> int:
-    _, file, rank = _parse(square)
+    _letters, file, rank = _parse(square)
     return (file + rank) % 2
 
 
@@ -516,13 +519,13 @@ class _Elemento(_Generic):
 
     def cell(self, cell: Cell) -> str:
         text = str(cell["text"])
-        return self.legend.get(text, text) if text else _t("empty")
+        return self.legend.get(text, text) if text else _("empty")
 
     def title(self, cell: Cell) -> str:
-        return _t(
+        return _(
             "%(square)s: %(colour)s, %(what)s",
             square=cell["square"],
-            colour=_t(str(cell["style"])),
+            colour=_(str(cell["style"])),
             what=self.cell(cell),
         )
 
@@ -531,20 +534,20 @@ class _Elemento(_Generic):
         lines = []
         for seat, (shade, light, stones_word, shade_word) in enumerate(self.SHADES):
             stones = [c for c in cells if c["text"] and c["text"].isupper() == light]
-            side = _t(stones_word)
+            side = _(stones_word)
             if two:
                 english = self.names[seat] if seat < len(self.names) else shade
                 name = self.side(seat, shade)
                 side = (
                     name
                     if english.lower() == shade.lower()
-                    else _t("%(name)s (%(shade)s)", name=name, shade=_t(shade_word))
+                    else _("%(name)s (%(shade)s)", name=name, shade=_(shade_word))
                 )
             if not stones:
-                lines.append(_t("%(side)s: none on the board.", side=side))
+                lines.append(_("%(side)s: none on the board.", side=side))
                 continue
             listed = ", ".join(
-                _t(
+                _(
                     "%(piece)s on %(square)s",
                     piece=self._element(cell["text"]),
                     square=cell["square"],
@@ -552,20 +555,20 @@ class _Elemento(_Generic):
                 for cell in sorted(stones, key=lambda c: (_parse(c["square"])[2], c["square"]))
             )
             lines.append(
-                _t("%(side)s: %(stones)s (%(num)s).", side=side, stones=listed, num=len(stones))
+                _("%(side)s: %(stones)s (%(num)s).", side=side, stones=listed, num=len(stones))
             )
         quadrants = _by(cells, lambda cell: cell["style"])
         listed = "; ".join(
-            _t("%(colour)s %(squares)s", colour=_t(colour), squares=squares_in_words(sq))
+            _("%(colour)s %(squares)s", colour=_(colour), squares=squares_in_words(sq))
             for colour, sq in quadrants.items()
         )
-        lines.append(_t("Quadrants: %(quadrants)s.", quadrants=listed))
+        lines.append(_("Quadrants: %(quadrants)s.", quadrants=listed))
         return lines
 
     def _element(self, stone: str) -> str:
         grid = self.view.get("grid") or {}
         english = {str(key): str(name) for key, name in grid.get("legend") or ()}
-        return _t(english.get(stone, stone).split(" ", 1)[-1])
+        return _(english.get(stone, stone).split(" ", 1)[-1])
 
 
 _GAMES: Mapping[str, type[_Generic]] = {
