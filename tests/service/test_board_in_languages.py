@@ -4,14 +4,17 @@ names. Records, the chain and an English reader's mail keep today's English."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from email import message_from_string, policy
 from email.message import EmailMessage
 
 import pytest
+from sqlalchemy import select
 
+from service import games
 from service.db import Database
 from service.mail import gateway
-from service.models import Player
+from service.models import Game, Player, Turn
 from tests.service.gateway_kit import inbound, latest, mails, make_game, player_id, reply
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -115,3 +118,29 @@ def test_the_board_in_words_alone_in_german(database: Database) -> None:
     assert (
         "Weiß: Steine auf " in flat and "Schwarz: Steine auf a11 bis n11, a12 bis n12 (28)." in flat
     )
+
+
+def test_the_missed_deadline_line_under_the_board_in_german(database: Database) -> None:
+    """Alice, in German, misses a sealed turn of Elasta: the mail of her default orders
+    warns her under the board in German, text and HTML; the last move names Weiß."""
+    game_id, _, _ = make_game(database, "elasta")
+    with database.transaction() as session:
+        game = session.get_one(Game, game_id)
+        game.time_control = {**game.time_control, "forfeit_after": 2, "days": 2}
+    speaks(database, ALICE, "de")
+    raw = reply(latest(database, BOB, game_id), BOB, "01234567")
+    assert inbound(database, gateway.receive(database, raw, "inject").id).status == "processed"
+    with database.transaction() as session:
+        game = session.get_one(Game, game_id)
+        turn = session.scalar(select(Turn).where(Turn.game_id == game_id, Turn.number == 1))
+        assert turn is not None and turn.deadline is not None
+        games.resolve_turn(session, game_id, 1, turn.deadline + timedelta(days=1))
+    text, html = parts(database, ALICE, "default_orders")
+    warning = (
+        "Du hast 1 Frist in Folge verpasst. Verpasst du die nächste Frist, verlierst du die "
+        "Partie kampflos (ein weiterer Ausfall verliert)."
+    )
+    assert warning in " ".join(text.split()) and warning in html
+    assert "You have missed" not in text and "You have missed" not in html
+    assert "Letzter Zug (Runde 1): Weiß " in " ".join(text.split())
+    assert "Seite von Weiß: " in text
