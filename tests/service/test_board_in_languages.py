@@ -100,7 +100,7 @@ def test_seat_names_in_the_readers_language_and_english_unchanged(database: Data
     assert "White: stones on " in flat and "Bob (Black) played a11-a10" in flat
     assert 'aria-label="a10, black stone, last move"' in html
     german, _ = parts(database, BOB, "opponent_moved")
-    assert "Alice (Weiß) hat in Epaminondas #1 a1-a3 gespielt." in " ".join(german.split())
+    assert f"Alice (Weiß) hat in Epaminondas #{game_id} a1-a3 gespielt." in " ".join(german.split())
     make_game(database, "epaminondas")
     text, html = parts(database, BOB, "game_started")
     assert "Du spielst Schwarz gegen Alice (Weiß)." in " ".join(text.split())
