@@ -144,3 +144,20 @@ def test_the_missed_deadline_line_under_the_board_in_german(database: Database) 
     assert "You have missed" not in text and "You have missed" not in html
     assert "Letzter Zug (Runde 1): Weiß " in " ".join(text.split())
     assert "Seite von Weiß: " in text
+
+
+def test_a_preview_describes_the_board_in_the_players_language(database: Database) -> None:
+    """``Vorschau a1-a3`` answers a German player with the board after it in German words
+    (the stored result, for the operator, stays English)."""
+    game_id, _, _ = make_game(database, "epaminondas")
+    speaks(database, ALICE, "de")
+    raw = reply(latest(database, ALICE, game_id), ALICE, "Vorschau a1-a3")
+    row = inbound(database, gateway.receive(database, raw, "inject").id)
+    assert row.status == "processed" and "White: stones on " in (row.result or "")
+    answer = mails(database, ALICE)[-1]
+    text = message_from_string(answer.body, policy=policy.default)
+    assert isinstance(text, EmailMessage)
+    body = text.get_body(("plain",))
+    assert body is not None
+    flat = " ".join(str(body.get_content()).split())
+    assert "Weiß: Steine auf " in flat and "White: stones on " not in flat
