@@ -19,6 +19,7 @@ import engine
 from engine import State
 from service import db, i18n
 from service.mail.boards import changed_squares, reader_view, should_flip
+from service.mail.commands import local_word
 from service.mail.words import seat_name
 from service.models import Game, GameStatus, Player, Step, Turn
 
@@ -82,7 +83,7 @@ def drawn_view(
     shown = reader_view(view, flip, text, scene["last_squares"])
     active = scene["status"] == GameStatus.ACTIVE
     names = state.game.seat_names
-    shown["offers"] = _offer_lines(names, scene["names"], scene["offers"], active, seat)
+    shown["offers"] = _offer_lines(names, scene["names"], scene["offers"], active, seat, locale)
     missed = scene["missed"].get(str(seat), 0) if seat is not None else 0
     after = scene["forfeit_after"] if active and state.simultaneous else None
     shown["warnings"] = _missed_lines(seat, after, missed, locale=locale)
@@ -221,26 +222,49 @@ def _offer_lines(
     offers: Sequence[int],
     active: bool,
     seat: int | None,
+    locale: str = i18n.DEFAULT,
 ) -> list[str]:
     if not active or not offers:
         return []
+    catalog = i18n.translations(locale)
     others = [s for s in offers if s != seat]
     lines = []
+    words = {
+        english.replace(" ", "_"): local_word(english, locale) or english
+        for english in ("accept", "draw", "decline", "draw off")
+    }
     if others:
-        who = " and ".join(f"{players[s] or names[s]} ({names[s]})" for s in others)
-        verb = "offer" if len(others) > 1 else "offers"
+        labels = [
+            f"{players[s] or seat_name(names[s], locale)} ({seat_name(names[s], locale)})"
+            for s in others
+        ]
+        if locale == i18n.DEFAULT or len(labels) == 1:
+            who = " and ".join(labels)
+        else:
+            who = i18n.gettext(
+                locale, "%(items)s and %(last)s", items=", ".join(labels[:-1]), last=labels[-1]
+            )
         if seat is not None and seat not in offers:
-            lines.append(
-                f'Draw offer: {who} {verb} a draw. Reply "accept" (or "draw") to agree, '
-                f'"decline" to refuse; it lapses when you move without answering.'
+            line = catalog.ungettext(
+                'Draw offer: %(who)s offers a draw. Reply "%(accept)s" (or "%(draw)s") to '
+                'agree, "%(decline)s" to refuse; it lapses when you move without answering.',
+                'Draw offer: %(who)s offer a draw. Reply "%(accept)s" (or "%(draw)s") to '
+                'agree, "%(decline)s" to refuse; it lapses when you move without answering.',
+                len(others),
             )
         else:
-            lines.append(f"Draw offer: {who} {verb} a draw.")
+            line = catalog.ungettext(
+                "Draw offer: %(who)s offers a draw.",
+                "Draw offer: %(who)s offer a draw.",
+                len(others),
+            )
+        lines.append(line % {"who": who, **words})
     if seat is not None and seat in offers:
-        lines.append(
-            'Your draw offer stands until your opponent answers or moves; reply "draw off" '
+        line = catalog.ugettext(
+            'Your draw offer stands until your opponent answers or moves; reply "%(draw_off)s" '
             "to take it back."
         )
+        lines.append(line % words)
     return lines
 
 

@@ -161,3 +161,29 @@ def test_a_preview_describes_the_board_in_the_players_language(database: Databas
     assert body is not None
     flat = " ".join(str(body.get_content()).split())
     assert "Weiß: Steine auf " in flat and "White: stones on " not in flat
+
+
+def test_the_draw_offer_under_the_board_in_the_readers_language(database: Database) -> None:
+    """Alice offers a draw: German Bob reads the offer under the board in German, with the
+    German command words; Alice, in English, reads her own offer's line as before."""
+    game_id, _, _ = make_game(database, "epaminondas")
+    speaks(database, ALICE, "en")
+    speaks(database, BOB, "de")
+    raw = reply(latest(database, ALICE, game_id), ALICE, "a1-a3\ndraw")
+    assert inbound(database, gateway.receive(database, raw, "inject").id).status == "processed"
+    kind = mails(database, BOB)[-1].kind
+    text, html = parts(database, BOB, kind)
+    offer = (
+        "Remisangebot: Alice (Weiß) bietet Remis an. Antworte „annehmen“ (oder „remis“), um "
+        "anzunehmen, „ablehnen“, um abzulehnen; das Angebot verfällt, wenn du ziehst, ohne zu "
+        "antworten."
+    )
+    assert offer in " ".join(text.split()) and offer in html
+    assert "Draw offer" not in text
+    raw = reply(latest(database, ALICE, game_id), ALICE, "board")
+    assert inbound(database, gateway.receive(database, raw, "inject").id).status == "processed"
+    text, _ = parts(database, ALICE, mails(database, ALICE)[-1].kind)
+    assert (
+        'Your draw offer stands until your opponent answers or moves; reply "draw off" to take '
+        "it back." in " ".join(text.split())
+    )
