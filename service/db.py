@@ -140,7 +140,7 @@ class Work(Session):
         self.conditionals: dict[int, bool] = {}
         self.webhooks: dict[int, bool] = {}
         self.outbox_batch: list[Any] | None = None
-        self.last_moves: dict[tuple[int, int, str], tuple[str | None, list[str]]] = {}
+        self.last_moves: dict[tuple[int, int, str], Any] = {}  # reader.LastMove
         self.scenes: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
 
 

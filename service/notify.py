@@ -711,10 +711,10 @@ def drawn_values(
     facts = scene["view"]
     flip = reader.board_flip if reader is not None else False
     board_text = reader.board_text if reader is not None else "grid"
-    view = drawn_view(facts, seat, flip, board_text, state, seen)
+    locale = i18n.locale_for(reader)
+    view = drawn_view(facts, seat, flip, board_text, state, seen, locale)
     view["league"] = scene["league"]
     if state is not None:
-        locale = i18n.locale_for(reader)
         view["status"] = status_in(locale, state, seat, view["status"])
         view["info"] = info_in(locale, state, seat, view.get("info") or ())
         outcome = view.get("outcome")

@@ -32,6 +32,7 @@ from service.i18n import N_
 from service.mail.boards import flip_grid, should_flip
 from service.mail.play_links import PlayToken, read_play_token
 from service.mail.render import info_in, legend, square_colour, status_in
+from service.mail.words import seat_name, titler
 from service.models import Game, Player
 from service.web import not_found, page_locale, transaction
 
@@ -126,7 +127,7 @@ def page_context(
     view = state.view(seat).to_json()
     view["info"] = info_in(locale, state, seat, view["info"])
     count = len(state.legal_actions(seat)) if owes else 0
-    last_move, last_squares = reader.last_move(session, game, state)
+    last_move, last_squares = reader.last_move(session, game, state, locale)
     turned = should_flip(game.name, seat, player.board_flip)
     drawn = state.grid(seat).to_json()
     data = games.summary(session, game, player, state)
@@ -134,7 +135,7 @@ def page_context(
         "game": data,
         "view": view,
         "seat": seat,
-        "seat_name": view["seat_names"][seat],
+        "seat_name": seat_name(view["seat_names"][seat], locale),
         "turn": found.turn,
         "zone": player.time_zone,
         "live": live,
@@ -142,7 +143,7 @@ def page_context(
         "sealed": state.simultaneous,
         "own_orders": None if own is None else state.format(own),
         "receipt": _receipt(session, game, seat) if own is not None else None,
-        "grid": _from_side(drawn, turned),
+        "grid": _from_side(_titled(locale, game.name, drawn), turned),
         "last_move": last_move,
         "last_squares": set(last_squares),
         "next": _next(locale, game, state, seat, data["status_line"])
@@ -160,7 +161,9 @@ def page_context(
         "notice": notice,
         "locale": locale,
         "preview": preview,
-        "preview_grid": _from_side(preview["view"]["grid"], turned) if preview else None,
+        "preview_grid": _from_side(_titled(locale, game.name, preview["view"]["grid"]), turned)
+        if preview
+        else None,
         "game_url": url_for("web.game_page", gid=str(game.id)),
         # The player's own private note (issue 25, 2): this page is theirs alone.
         "note": notes.get(session, game, player) if note_typed is None else note_typed,
@@ -183,6 +186,18 @@ def _from_side(grid: dict[str, Any], turned: bool) -> dict[str, Any]:
     Epaminondas and Elasta, Blue in Anti-Grid, unless they turned that off); the board and
     its preview alike."""
     return flip_grid(grid) if turned else grid
+
+
+def _titled(locale: str, name: str, grid: dict[str, Any]) -> dict[str, Any]:
+    """A grid whose squares' titles are in ``locale`` (the engine writes them in English)."""
+    if locale == i18n.DEFAULT or not grid.get("rows"):
+        return grid
+    with i18n.in_locale(locale):
+        title = titler({"game": name, "grid": grid})
+        if title is None:
+            return grid
+        rows = [[{**cell, "title": title(cell)} for cell in row] for row in grid["rows"]]
+    return {**grid, "rows": rows}
 
 
 def _legend_in(locale: str, drawn: dict[str, Any]) -> list[Any]:

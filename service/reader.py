@@ -19,6 +19,8 @@ import engine
 from engine import State
 from service import db, i18n
 from service.mail.boards import changed_squares, reader_view, should_flip
+from service.mail.commands import local_word
+from service.mail.words import seat_name
 from service.models import Game, GameStatus, Player, Step, Turn
 
 
@@ -28,14 +30,15 @@ def view_for(
     """The reader's view of ``game`` for a mail (``state``: the game's current state)."""
     flip = reader.board_flip if reader is not None else False
     board_text = reader.board_text if reader is not None else "grid"
-    return drawn_view(scene_of(session, game, state), seat, flip, board_text, state)
+    locale = i18n.locale_for(reader)
+    return drawn_view(scene_of(session, game, state), seat, flip, board_text, state, None, locale)
 
 
 def scene_of(session: Session, game: Game, state: State) -> dict[str, Any]:
     """What every reader's view of the game as it stands now is drawn from (:func:`drawn_view`),
     as JSON: the engine state and the service's facts of the moment. A mail's outbox row keeps
     it, so that its view is drawn after commit yet shows its own event (issue 23)."""
-    text, squares = last_move(session, game, state)
+    text, squares, number, moves = last_move_facts(session, game, state)
     names: list[str | None] = [None] * game.players
     for taken in game.seats:
         names[taken.seat] = taken.player.name
@@ -46,6 +49,8 @@ def scene_of(session: Session, game: Game, state: State) -> dict[str, Any]:
         "result": game.result,
         "last_move": text,
         "last_squares": squares,
+        "last_turn": number,
+        "last_moves": [list(move) for move in moves],
         "offers": list(game.draw_offers or []),
         "names": names,
         "missed": {str(taken.seat): taken.missed for taken in game.seats},
@@ -60,21 +65,28 @@ def drawn_view(
     board_text: str,
     state: State | None = None,
     seen: dict[str, Any] | None = None,
+    locale: str = i18n.DEFAULT,
 ) -> dict[str, Any]:
     """The view of ``seat`` (None: a spectator's) of a :func:`scene_of`: only what that seat
     may see (``State.view``: sealed orders of others hidden), turned as the reader likes it.
     ``state``: the scene's state, parsed; ``seen``: :func:`seen_by` of the scene and seat, when
-    the caller draws many views of one scene (``notify.render_many``); neither is changed."""
+    the caller draws many views of one scene (``notify.render_many``); neither is changed.
+    ``locale``: the reader's, for the last move's line and the missed-deadline warning (a
+    scene stored before it kept the last move's parts keeps its English line)."""
     state = state if state is not None else engine.state_from_json(scene["state"])
     view = dict(seen) if seen is not None else seen_by(scene, state, seat)
     flip = should_flip(scene["game"], seat, flip_wanted)
-    shown = reader_view(view, flip, scene["last_move"], scene["last_squares"])
+    text = scene["last_move"]
+    if text and locale != i18n.DEFAULT and scene.get("last_turn") is not None:
+        moves = [(seat, move) for seat, move in scene.get("last_moves") or ()]
+        text = move_line(state.game.seat_names, scene["last_turn"], moves, locale)
+    shown = reader_view(view, flip, text, scene["last_squares"])
     active = scene["status"] == GameStatus.ACTIVE
     names = state.game.seat_names
-    shown["offers"] = _offer_lines(names, scene["names"], scene["offers"], active, seat)
+    shown["offers"] = _offer_lines(names, scene["names"], scene["offers"], active, seat, locale)
     missed = scene["missed"].get(str(seat), 0) if seat is not None else 0
     after = scene["forfeit_after"] if active and state.simultaneous else None
-    shown["warnings"] = _missed_lines(seat, after, missed)
+    shown["warnings"] = _missed_lines(seat, after, missed, locale=locale)
     shown["board_text"] = board_text
     return shown
 
@@ -101,23 +113,54 @@ def _ended_off_board(view: dict[str, Any], result: dict[str, Any] | None) -> dic
     return view
 
 
-def last_move(session: Session, game: Game, state: State) -> tuple[str | None, list[str]]:
-    """``Last move (turn 5): White a1-a3`` and the squares it changed, or (None, []); worked
-    out once per game and turn in a transaction (every seat's mail shares it)."""
+LastMove = tuple[str | None, list[str], int | None, list[tuple[int | None, str]]]
+"""The last move's English line, the squares it changed, its turn and its moves (seat and
+text), or ``(None, [], None, [])``."""
+
+
+def last_move(
+    session: Session, game: Game, state: State, locale: str = i18n.DEFAULT
+) -> tuple[str | None, list[str]]:
+    """``Last move (turn 5): White a1-a3`` (in ``locale``) and the squares it changed, or
+    (None, []); worked out once per game and turn in a transaction (every seat's mail
+    shares it)."""
+    text, squares, number, moves = last_move_facts(session, game, state)
+    if text and locale != i18n.DEFAULT and number is not None:
+        text = move_line(state.game.seat_names, number, moves, locale)
+    return text, squares
+
+
+def last_move_facts(session: Session, game: Game, state: State) -> LastMove:
+    """What :func:`last_move` says, with its turn and moves (see ``LastMove``)."""
     cache = db.work_of(session).last_moves
     key = (game.id, game.turn, game.status)
     if key not in cache:
         cache[key] = _last_move(session, game, state)
-    found: tuple[str | None, list[str]] = cache[key]
+    found: LastMove = cache[key]
     return found
 
 
-def _last_move(session: Session, game: Game, state: State) -> tuple[str | None, list[str]]:
+def move_line(
+    names: Sequence[str],
+    number: int,
+    moves: Sequence[tuple[int | None, str]],
+    locale: str = i18n.DEFAULT,
+) -> str:
+    """``Last move (turn 5): White a1-a3`` in ``locale``, the seats named in it."""
+    said = "; ".join(
+        f"{seat_name(names[seat], locale)} {move}" if seat is not None else move
+        for seat, move in moves
+    )
+    line = i18n.translations(locale).ugettext("Last move (turn %(turn)s): %(moves)s")
+    return line % {"turn": number, "moves": said}
+
+
+def _last_move(session: Session, game: Game, state: State) -> LastMove:
     number = session.scalar(
         select(func.max(Step.turn)).where(Step.game_id == game.id, Step.kind == "move")
     )
     if number is None:
-        return None, []
+        return None, [], None, []
     steps = session.scalars(
         select(Step)
         .where(Step.game_id == game.id, Step.turn == number, Step.kind == "move")
@@ -139,14 +182,12 @@ def _move_lines(
     moves: Sequence[tuple[int | None, str]],
     before: Turn | None,
     new_state: State,
-) -> tuple[str | None, list[str]]:
-    names = state.game.seat_names
-    text = "; ".join(f"{names[seat]} {move}" if seat is not None else move for seat, move in moves)
-    text = f"Last move (turn {number}): {text}"
+) -> LastMove:
+    text = move_line(state.game.seat_names, number, moves)
     if before is None:
-        return text, []
+        return text, [], number, list(moves)
     old = engine.state_from_json(before.state).grid(None)
-    return text, changed_squares(old, new_state.grid(None))
+    return text, changed_squares(old, new_state.grid(None)), number, list(moves)
 
 
 def moved(
@@ -181,26 +222,49 @@ def _offer_lines(
     offers: Sequence[int],
     active: bool,
     seat: int | None,
+    locale: str = i18n.DEFAULT,
 ) -> list[str]:
     if not active or not offers:
         return []
+    catalog = i18n.translations(locale)
     others = [s for s in offers if s != seat]
     lines = []
+    words = {
+        english.replace(" ", "_"): local_word(english, locale) or english
+        for english in ("accept", "draw", "decline", "draw off")
+    }
     if others:
-        who = " and ".join(f"{players[s] or names[s]} ({names[s]})" for s in others)
-        verb = "offer" if len(others) > 1 else "offers"
+        labels = [
+            f"{players[s] or seat_name(names[s], locale)} ({seat_name(names[s], locale)})"
+            for s in others
+        ]
+        if locale == i18n.DEFAULT or len(labels) == 1:
+            who = " and ".join(labels)
+        else:
+            who = i18n.gettext(
+                locale, "%(items)s and %(last)s", items=", ".join(labels[:-1]), last=labels[-1]
+            )
         if seat is not None and seat not in offers:
-            lines.append(
-                f'Draw offer: {who} {verb} a draw. Reply "accept" (or "draw") to agree, '
-                f'"decline" to refuse; it lapses when you move without answering.'
+            line = catalog.ungettext(
+                'Draw offer: %(who)s offers a draw. Reply "%(accept)s" (or "%(draw)s") to '
+                'agree, "%(decline)s" to refuse; it lapses when you move without answering.',
+                'Draw offer: %(who)s offer a draw. Reply "%(accept)s" (or "%(draw)s") to '
+                'agree, "%(decline)s" to refuse; it lapses when you move without answering.',
+                len(others),
             )
         else:
-            lines.append(f"Draw offer: {who} {verb} a draw.")
+            line = catalog.ungettext(
+                "Draw offer: %(who)s offers a draw.",
+                "Draw offer: %(who)s offer a draw.",
+                len(others),
+            )
+        lines.append(line % {"who": who, **words})
     if seat is not None and seat in offers:
-        lines.append(
-            'Your draw offer stands until your opponent answers or moves; reply "draw off" '
+        line = catalog.ugettext(
+            'Your draw offer stands until your opponent answers or moves; reply "%(draw_off)s" '
             "to take it back."
         )
+        lines.append(line % words)
     return lines
 
 

@@ -802,10 +802,13 @@ class _Handling:
             after = games.preview(session, gid, player, command.argument)
             events = "".join(f"\n- {e['text']}" for e in after["events"])
             board = "\n".join(position_in_words(after["view"]))  # issue 21, point 10
+            with i18n.in_locale(locale):  # the words in the player's language (issue 24)
+                board_shown = "\n".join(position_in_words(after["view"]))
             if player.board_text != "words":
                 board += f"\n\n{after['view']['ascii']}"
+                board_shown += f"\n\n{after['view']['ascii']}"
             text = f"nothing stored; after it:{events}\n{board}"
-            shown = say(N_("nothing stored; after it:")) + f"{events}\n{board}"
+            shown = say(N_("nothing stored; after it:")) + f"{events}\n{board_shown}"
             headline = say(N_("Preview of %(move)s"), move=command.argument)
             return _Done(command, True, text, headline=headline, shown=shown)
         if kind is Kind.CONFIRM:

@@ -94,7 +94,7 @@ from __future__ import annotations
 import functools
 import re
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -107,7 +107,7 @@ from service import i18n, rules
 from service.i18n import N_
 from service.mail.commands import local_word
 from service.mail.extract import REPLY_MARKER
-from service.mail.words import position_in_words
+from service.mail.words import position_in_words, seat_name, titler
 from service.wording import options_in_words
 
 Players = Sequence[str | None] | None
@@ -362,10 +362,11 @@ def ordinal(place: int) -> str:
 
 
 def seat_label(view: Mapping[str, Any], players: Players, seat: int) -> str:
-    """``Ann (White)``, or the seat name alone while the seat is open."""
-    seat_name = view["seat_names"][seat]
+    """``Ann (White)``, or the seat name alone while the seat is open; the seat's name in the
+    locale being rendered."""
+    seat_word = seat_name(view["seat_names"][seat])
     name = players[seat] if players and seat < len(players) else None
-    return f"{one_line(name)} ({seat_name})" if name else seat_name
+    return f"{one_line(name)} ({seat_word})" if name else seat_word
 
 
 def opponents(view: Mapping[str, Any], players: Players) -> list[str]:
@@ -686,15 +687,19 @@ def piece_css(game: str, text: str, style: str) -> str:
 
 
 def cell_name(
-    cell: Mapping[str, Any], grid: Mapping[str, Any], meanings: Mapping[str, str] | None = None
+    cell: Mapping[str, Any],
+    grid: Mapping[str, Any],
+    meanings: Mapping[str, str] | None = None,
+    titled: Callable[[Mapping[str, Any]], str] | None = None,
 ) -> str:
     """What a screen reader says for a square: ``c3, white stone`` (issue 21, point 10).
 
     The engine's title (``c3: white stone``) when it has one, else the square with the
     legend's meanings of its style and piece; ``, last move`` when the last move changed it.
-    ``meanings``: the grid's :func:`legend_meanings`, when the caller names many squares.
+    ``meanings``: the grid's :func:`legend_meanings`, when the caller names many squares;
+    ``titled``: the title in the reader's words (``words.titler``), else the engine's.
     """
-    title = str(cell.get("title") or "")
+    title = titled(cell) if titled is not None else str(cell.get("title") or "")
     square = str(cell["square"])
     if title.startswith(f"{square}: "):
         name = f"{square}, {title[len(square) + 2 :]}"
@@ -852,9 +857,10 @@ def _board_table(
         f'<tbody style="{escape(size["font_css"])};color:#1f1f1f">\n'
     ]
     game, meanings = view["game"], legend_meanings(grid)
+    titled = titler(view)
     for rank, row in zip(ranks, grid["rows"], strict=False):
         rank_cell = f'<th scope="row" style="{_CSS_COORD}">{escape(rank)}</th>'
-        cells = "".join(_board_square(game, grid, cell, sticks, meanings) for cell in row)
+        cells = "".join(_board_square(game, grid, cell, sticks, meanings, titled) for cell in row)
         out.append(
             f'<tr align="center" valign="middle" style="height:{size["row"]}em">{rank_cell}\n'
             f"{cells}{rank_cell}</tr>\n"
@@ -872,12 +878,14 @@ def _board_square(
     cell: Mapping[str, Any],
     sticks: Mapping[str, str],
     meanings: Mapping[str, str],
+    title: Callable[[Mapping[str, Any]], str] | None = None,
 ) -> str:
-    """One square: named for a screen reader, shaded, its piece, its ring and battle line."""
+    """One square: named for a screen reader, shaded, its piece, its ring and battle line;
+    ``title``: the square's title in the reader's words (:func:`words.titler`)."""
     last = bool(cell.get("last"))
     square = cell["square"]
     text = cell.get("text")
-    name = escape(cell_name(cell, grid, meanings))
+    name = escape(cell_name(cell, grid, meanings, title))
     opening = f'<td aria-label="{name}" bgcolor="{_shade(cell["style"])}"'
     if last:
         opening += f" {LAST_MOVE_MARK}"
@@ -1022,6 +1030,7 @@ def _environment() -> Environment:
         REPLY_MARKER=REPLY_MARKER,
         css=CSS,
         seat_label=seat_label,
+        seat_name=seat_name,
         opponents=opponents,
         awaiting_orders=awaiting_orders,
         board_html=board_html,

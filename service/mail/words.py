@@ -17,6 +17,9 @@ neighbouring squares on one rank are written as a range ``a1 to n1``. When listi
 file, with ranges along a file (``b1 to b7``), takes fewer items, the list goes file by file.
 Both ends of a range share a rank or a file, so a range names exactly the squares between.
 A sentence longer than a mail line is folded by :func:`fold`.
+
+The words are in the locale being rendered (``service.i18n.current``, which a mail sets to
+its reader's); square names stay as the notation writes them. English is the text below.
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from service import i18n
+from service.i18n import N_
+
 Cell = Mapping[str, Any]
 View = Mapping[str, Any]
 
@@ -35,6 +41,30 @@ RUN = 3
 """Neighbouring squares on a line from which a range is written instead of each square."""
 WIDTH = 80
 _DIGIT = re.compile(r"\d")
+
+SEAT_WORDS = (N_("Light"), N_("Dark"), N_("North"), N_("East"), N_("South"), N_("West"))
+"""Seat names the engine's catalog does not hold (White, Black, Red and Blue it does: its
+error messages name the sides); O and X are letters, the same in every language."""
+_TRANSLATED_SEATS = frozenset({"White", "Black", "Red", "Blue", *SEAT_WORDS})
+
+
+def seat_name(english: str, locale: str | None = None) -> str:
+    """A seat's name (``State.game.seat_names``) in ``locale`` (else the one rendered):
+    records and the chain keep the English one, mails and pages show this."""
+    locale = locale or i18n.current()
+    if english not in _TRANSLATED_SEATS or locale == i18n.DEFAULT:
+        return english
+    return i18n.gettext(locale, english)
+
+
+def _(message: str, **values: Any) -> str:
+    """``message`` in the locale being rendered, its ``%(name)s`` filled from ``values``."""
+    return i18n.gettext(i18n.current(), message, **values)
+
+
+def ngettext(singular: str, plural: str, number: int, **values: Any) -> str:
+    """The form of ``singular``/``plural`` for ``number`` (``%(num)s``) in that locale."""
+    return i18n.ngettext(i18n.current(), singular, plural, number, **values)
 
 
 def fold(sentence: str, width: int = WIDTH) -> str:
@@ -54,7 +84,7 @@ def fold(sentence: str, width: int = WIDTH) -> str:
             lines[-1] += " " + piece
             continue
         if lines:
-            piece = ("  and " if lines[-1].endswith(",") else "  ") + piece
+            piece = (f"  {_and()} " if lines[-1].endswith(",") else "  ") + piece
         lines += _spaced(piece, width)
     return "\n".join(_worded(line) if index else line for index, line in enumerate(lines))
 
@@ -77,7 +107,12 @@ def _worded(line: str) -> str:
     """A continuation line as it is when it has a word (no digit in it), else with "and"."""
     if any(not _DIGIT.search(token) for token in line.split()):
         return line
-    return "  and " + line.strip()
+    return f"  {_and()} " + line.strip()
+
+
+def _and() -> str:
+    """The word a folded list goes on with (``  and a13, a15 (15).``)."""
+    return _("and")
 
 
 def position_in_words(view: View, width: int = WIDTH) -> list[str]:
@@ -94,7 +129,7 @@ def sentences(view: View) -> list[str]:
     if view.get("last_move"):
         lines.append(_last_move(view, cells, describe))
     elif "last_move" in view:
-        lines.append("No move has been played yet.")
+        lines.append(_("No move has been played yet."))
     if cells:
         lines += describe.position(cells)
     return lines
@@ -104,7 +139,7 @@ def squares_in_words(squares: Iterable[str]) -> str:
     """``a1, c1, a2 to a5`` (see the module docstring): every square once, ranges on a line."""
     parsed = sorted({_parse(square) for square in squares}, key=lambda sq: (sq[2], sq[1]))
     if not parsed:
-        return "none"
+        return _("none")
     by_rank = _runs(parsed, along_rank=True)
     by_file = _runs(sorted(parsed, key=lambda sq: (sq[1], sq[2])), along_rank=False)
     return ", ".join(by_file if len(by_file) < len(by_rank) else by_rank)
@@ -118,7 +153,7 @@ def expand(words: str) -> list[str]:
         if len(ends) == 1:
             found.append(ends[0])
             continue
-        (file1, f1, r1), (_, f2, r2) = (_parse(end) for end in ends)
+        (file1, f1, r1), (_file2, f2, r2) = (_parse(end) for end in ends)
         prefix_rank = r1 == r2
         if prefix_rank:
             found += [f"{_file_name(f)}{r1}" for f in range(f1, f2 + 1)]
@@ -156,7 +191,7 @@ def _runs(squares: Sequence[tuple[str, int, int]], along_rank: bool) -> list[str
 
     def close() -> None:
         if len(run) >= RUN:
-            items.append(f"{_name(run[0])} to {_name(run[-1])}")
+            items.append(_("%(first)s to %(last)s", first=_name(run[0]), last=_name(run[-1])))
         else:
             items.extend(_name(square) for square in run)
         run.clear()
@@ -177,10 +212,6 @@ def _name(square: tuple[str, int, int]) -> str:
     return f"{square[0]}{square[2]}"
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
-
-
 def _last_move(view: View, cells: Sequence[Cell], describe: _Generic) -> str:
     line = str(view["last_move"]).rstrip(".") + "."
     changed = set(view.get("last_squares") or ())
@@ -190,8 +221,11 @@ def _last_move(view: View, cells: Sequence[Cell], describe: _Generic) -> str:
     for cell in sorted(cells, key=lambda cell: _parse(cell["square"])[::-1]):
         if cell["square"] in changed:
             groups.setdefault(describe.cell(cell), []).append(cell["square"])
-    parts = [f"{squares_in_words(squares)} {what}" for what, squares in groups.items()]
-    return f"{line} Changed: {'; '.join(parts)}."
+    parts = [
+        _("%(squares)s %(what)s", squares=squares_in_words(squares), what=what)
+        for what, squares in groups.items()
+    ]
+    return _("%(line)s Changed: %(parts)s.", line=line, parts="; ".join(parts))
 
 
 # --- the games ---------------------------------------------------------------------------------
@@ -204,23 +238,32 @@ class _Generic:
         self.view = view
         self.names = list(view.get("seat_names") or ())
         grid = view.get("grid") or {}
-        self.legend = {str(key): str(name) for key, name in grid.get("legend") or ()}
+        self.legend = {str(key): _(str(name)) for key, name in grid.get("legend") or ()}
 
     def cell(self, cell: Cell) -> str:
         """What stands on a square, in a few words."""
         text = str(cell["text"])
-        return self.legend.get(text, text) if text else "empty"
+        return self.legend.get(text, text) if text else _("empty")
+
+    def title(self, cell: Cell) -> str:
+        """The square's hover title: ``c3: white stone``."""
+        return _("%(square)s: %(what)s", square=cell["square"], what=self.cell(cell))
 
     def position(self, cells: Sequence[Cell]) -> list[str]:
         pieces = _by(cells, lambda cell: cell["text"])
         pieces.pop("", None)
         return [
-            f"{self.legend.get(text, text)}: {squares_in_words(squares)} ({len(squares)})."
+            _(
+                "%(what)s: %(squares)s (%(num)s).",
+                what=self.legend.get(text, text),
+                squares=squares_in_words(squares),
+                num=len(squares),
+            )
             for text, squares in pieces.items()
         ]
 
     def side(self, seat: int, fallback: str) -> str:
-        return self.names[seat] if seat < len(self.names) else fallback
+        return seat_name(self.names[seat] if seat < len(self.names) else fallback)
 
 
 def _by(cells: Iterable[Cell], key: Callable[[Cell], str]) -> dict[str, list[str]]:
@@ -230,25 +273,42 @@ def _by(cells: Iterable[Cell], key: Callable[[Cell], str]) -> dict[str, list[str
     return groups
 
 
-def _pieces(side: str, noun: str, squares: Sequence[str]) -> str:
+def _stones(side: str, squares: Sequence[str]) -> str:
     if not squares:
-        return f"{side}: no {noun}s."
-    plural = noun if len(squares) == 1 else f"{noun}s"
-    return f"{side}: {plural} on {squares_in_words(squares)} ({len(squares)})."
+        return _("%(side)s: no stones.", side=side)
+    return ngettext(
+        "%(side)s: stone on %(squares)s (%(num)s).",
+        "%(side)s: stones on %(squares)s (%(num)s).",
+        len(squares),
+        side=side,
+        squares=squares_in_words(squares),
+    )
+
+
+def _pawns(side: str, squares: Sequence[str]) -> str:
+    if not squares:
+        return _("%(side)s: no pawns.", side=side)
+    return ngettext(
+        "%(side)s: pawn on %(squares)s (%(num)s).",
+        "%(side)s: pawns on %(squares)s (%(num)s).",
+        len(squares),
+        side=side,
+        squares=squares_in_words(squares),
+    )
 
 
 class _Epaminondas(_Generic):
     """White's and Black's stones (EPA-1)."""
 
-    PIECES = {"W": "white stone", "B": "black stone"}
+    PIECES = {"W": N_("white stone"), "B": N_("black stone")}
 
     def cell(self, cell: Cell) -> str:
-        return self.PIECES.get(cell["text"], "empty")
+        return _(self.PIECES.get(cell["text"], "empty"))
 
     def position(self, cells: Sequence[Cell]) -> list[str]:
         stones = _by(cells, lambda cell: cell["text"])
         return [
-            _pieces(self.side(seat, colour), "stone", stones.get(letter, []))
+            _stones(self.side(seat, colour), stones.get(letter, []))
             for seat, (letter, colour) in enumerate((("W", "White"), ("B", "Black")))
         ]
 
@@ -256,15 +316,31 @@ class _Epaminondas(_Generic):
 class _AntiGrid(_Generic):
     """Red's and Blue's pawns; the points of the lattice never change (ANT-1)."""
 
-    PIECES = {"R": "red pawn", "B": "blue pawn"}
+    PIECES = {"R": "red pawn", "B": "blue pawn"}  # the engine's words (its catalog)
+    POINTS = {
+        "red-point": N_("red point"),
+        "blue-point": N_("blue point"),
+        "crossing": N_("crossing"),
+    }
 
     def cell(self, cell: Cell) -> str:
-        return self.PIECES.get(cell["text"], "empty")
+        return _(self.PIECES.get(cell["text"], "empty"))
+
+    def title(self, cell: Cell) -> str:
+        square, kind = cell["square"], str(cell["style"])
+        if kind not in self.POINTS:
+            return _("%(square)s: %(what)s", square=square, what=_("no point"))
+        return _(
+            "%(square)s: %(point)s, %(what)s",
+            square=square,
+            point=_(self.POINTS[kind]),
+            what=self.cell(cell),
+        )
 
     def position(self, cells: Sequence[Cell]) -> list[str]:
         pawns = _by(cells, lambda cell: cell["text"])
         return [
-            _pieces(self.side(seat, colour), "pawn", pawns.get(letter, []))
+            _pawns(self.side(seat, colour), pawns.get(letter, []))
             for seat, (letter, colour) in enumerate((("R", "Red"), ("B", "Blue")))
         ]
 
@@ -278,7 +354,39 @@ class _Elasta(_Generic):
         seat = self.SIDES.get(cell["style"])
         if seat is None:
             return str(cell["style"])
-        return f"now {self.side(seat, ('White', 'Black')[seat])}'s side"
+        return _("now %(side)s's side", side=self.side(seat, ("White", "Black")[seat]))
+
+    def title(self, cell: Cell) -> str:
+        """``a3: White's side; stick a at 4, between a4 and a5``: the stick of the square's
+        file from the grid's sides."""
+        square, style = str(cell["square"]), str(cell["style"])
+        seat = self.SIDES.get(style)
+        if seat is None:
+            return super().title(cell)
+        file = _parse(square)[0]
+        column = [
+            row_cell
+            for row in (self.view.get("grid") or {}).get("rows") or ()
+            for row_cell in row
+            if _parse(str(row_cell["square"]))[0] == file
+        ]
+        height = sum(row_cell["style"] == "white-side" for row_cell in column)
+        if height == 0:
+            stick = _("stick %(file)s at 0, on White's ground line", file=file)
+        elif height == len(column):
+            stick = _(
+                "stick %(file)s at %(height)s, on Black's ground line", file=file, height=height
+            )
+        else:
+            stick = _(
+                "stick %(file)s at %(height)s, between %(below)s and %(above)s",
+                file=file,
+                height=height,
+                below=f"{file}{height}",
+                above=f"{file}{height + 1}",
+            )
+        side = self.side(seat, ("White", "Black")[seat])
+        return _("%(square)s: %(side)s's side; %(stick)s", square=square, side=side, stick=stick)
 
     def position(self, cells: Sequence[Cell]) -> list[str]:
         sides = _by(cells, lambda cell: cell["style"])
@@ -287,7 +395,13 @@ class _Elasta(_Generic):
             squares = sides.get(style, [])
             name = self.side(seat, ("White", "Black")[seat])
             lines.append(
-                f"{name}'s side: {squares_in_words(squares)} ({_count(len(squares), 'square')})."
+                ngettext(
+                    "%(side)s's side: %(squares)s (%(num)s square).",
+                    "%(side)s's side: %(squares)s (%(num)s squares).",
+                    len(squares),
+                    side=name,
+                    squares=squares_in_words(squares),
+                )
             )
         return lines
 
@@ -297,10 +411,19 @@ class _Nelaxtam(_Generic):
 
     def cell(self, cell: Cell) -> str:
         if cell["style"] == "destroyed":
-            return "destroyed"
+            return _("destroyed")
         if cell["text"]:
-            return f"{self._owner(cell['text'])} troop {cell['text']}"
-        return "empty"
+            return _("%(side)s troop %(troop)s", side=self._owner(cell["text"]), troop=cell["text"])
+        return _("empty")
+
+    def title(self, cell: Cell) -> str:
+        square, style = cell["square"], str(cell["style"])
+        if style == "destroyed" or style not in ("o", "x"):
+            return super().title(cell)
+        land = _(f"{style.upper()} territory")
+        if not cell["text"]:
+            return _("%(square)s: %(what)s", square=square, what=land)
+        return _("%(square)s: %(land)s, %(what)s", square=square, land=land, what=self.cell(cell))
 
     def _owner(self, label: str) -> str:
         seat = 0 if label.isdigit() else 1
@@ -319,16 +442,33 @@ class _Nelaxtam(_Generic):
             )
             side = self.side(seat, ("O", "X")[seat])
             if troops:
-                listed = ", ".join(f"{cell['text']} on {cell['square']}" for cell in troops)
-                lines.append(f"{side}: troops {listed} ({len(troops)}).")
+                listed = ", ".join(
+                    _("%(piece)s on %(square)s", piece=cell["text"], square=cell["square"])
+                    for cell in troops
+                )
+                lines.append(
+                    ngettext(
+                        "%(side)s: troops %(troops)s (%(num)s).",
+                        "%(side)s: troops %(troops)s (%(num)s).",
+                        len(troops),
+                        side=side,
+                        troops=listed,
+                    )
+                )
             else:
-                lines.append(f"{side}: no troops on the board.")
+                lines.append(_("%(side)s: no troops on the board.", side=side))
         lines.append(self._territory(cells))
         destroyed = [cell["square"] for cell in cells if cell["style"] == "destroyed"]
-        lines.append(
-            f"Destroyed: {squares_in_words(destroyed)}"
-            + (f" ({len(destroyed)})." if destroyed else ".")
-        )
+        if destroyed:
+            lines.append(
+                _(
+                    "Destroyed: %(squares)s (%(num)s).",
+                    squares=squares_in_words(destroyed),
+                    num=len(destroyed),
+                )
+            )
+        else:
+            lines.append(_("Destroyed: %(squares)s.", squares=squares_in_words(destroyed)))
         return lines
 
     def _territory(self, cells: Sequence[Cell]) -> str:
@@ -342,55 +482,93 @@ class _Nelaxtam(_Generic):
         if len(o_colour) <= 1 and len(x_colour) <= 1 and not o_colour & x_colour:
             o_parity = next(iter(o_colour), 1 - next(iter(x_colour), 1 - _parity("a1")))
             o_like, x_like = ("a1", "b1") if o_parity == _parity("a1") else ("b1", "a1")
-            return (
-                f"Territory: checkered; {owners['o']} on the squares of {o_like}'s colour "
-                f"({counts['o']} left), {owners['x']} on those of {x_like}'s colour "
-                f"({counts['x']} left)."
+            return _(
+                "Territory: checkered; %(o)s on the squares of %(o_like)s's colour "
+                "(%(o_left)s left), %(x)s on those of %(x_like)s's colour (%(x_left)s left).",
+                o=owners["o"],
+                o_like=o_like,
+                o_left=counts["o"],
+                x=owners["x"],
+                x_like=x_like,
+                x_left=counts["x"],
             )
         parts = [
-            f"{owners[style]} {squares_in_words(sq)} ({len(sq)})"
+            _(
+                "%(side)s %(squares)s (%(num)s)",
+                side=owners[style],
+                squares=squares_in_words(sq),
+                num=len(sq),
+            )
             for style, sq in _by(land, lambda cell: cell["style"]).items()
         ]
-        return f"Territory: {'; '.join(parts)}."
+        return _("Territory: %(parts)s.", parts="; ".join(parts))
 
 
 def _parity(square: str) -> int:
-    _, file, rank = _parse(square)
+    _letters, file, rank = _parse(square)
     return (file + rank) % 2
 
 
 class _Elemento(_Generic):
     """Light and dark stones of four elements on four coloured quadrants (ELE-1, ELE-2)."""
 
+    SHADES = (
+        ("Light", True, N_("Light stones"), N_("light")),
+        ("Dark", False, N_("Dark stones"), N_("dark")),
+    )
+
     def cell(self, cell: Cell) -> str:
         text = str(cell["text"])
-        return self.legend.get(text, text) if text else "empty"
+        return self.legend.get(text, text) if text else _("empty")
+
+    def title(self, cell: Cell) -> str:
+        return _(
+            "%(square)s: %(colour)s, %(what)s",
+            square=cell["square"],
+            colour=_(str(cell["style"])),
+            what=self.cell(cell),
+        )
 
     def position(self, cells: Sequence[Cell]) -> list[str]:
         two = len(self.names) == 2
         lines = []
-        for seat, (shade, light) in enumerate((("Light", True), ("Dark", False))):
+        for seat, (shade, light, stones_word, shade_word) in enumerate(self.SHADES):
             stones = [c for c in cells if c["text"] and c["text"].isupper() == light]
-            side = f"{shade} stones"
+            side = _(stones_word)
             if two:
+                english = self.names[seat] if seat < len(self.names) else shade
                 name = self.side(seat, shade)
-                side = name if name.lower() == shade.lower() else f"{name} ({shade.lower()})"
+                side = (
+                    name
+                    if english.lower() == shade.lower()
+                    else _("%(name)s (%(shade)s)", name=name, shade=_(shade_word))
+                )
             if not stones:
-                lines.append(f"{side}: none on the board.")
+                lines.append(_("%(side)s: none on the board.", side=side))
                 continue
             listed = ", ".join(
-                f"{self._element(cell['text'])} on {cell['square']}"
+                _(
+                    "%(piece)s on %(square)s",
+                    piece=self._element(cell["text"]),
+                    square=cell["square"],
+                )
                 for cell in sorted(stones, key=lambda c: (_parse(c["square"])[2], c["square"]))
             )
-            lines.append(f"{side}: {listed} ({len(stones)}).")
+            lines.append(
+                _("%(side)s: %(stones)s (%(num)s).", side=side, stones=listed, num=len(stones))
+            )
         quadrants = _by(cells, lambda cell: cell["style"])
-        listed = "; ".join(f"{colour} {squares_in_words(sq)}" for colour, sq in quadrants.items())
-        lines.append(f"Quadrants: {listed}.")
+        listed = "; ".join(
+            _("%(colour)s %(squares)s", colour=_(colour), squares=squares_in_words(sq))
+            for colour, sq in quadrants.items()
+        )
+        lines.append(_("Quadrants: %(quadrants)s.", quadrants=listed))
         return lines
 
     def _element(self, stone: str) -> str:
-        name = self.legend.get(stone, stone)
-        return name.split(" ", 1)[-1]
+        grid = self.view.get("grid") or {}
+        english = {str(key): str(name) for key, name in grid.get("legend") or ()}
+        return _(english.get(stone, stone).split(" ", 1)[-1])
 
 
 _GAMES: Mapping[str, type[_Generic]] = {
@@ -400,3 +578,23 @@ _GAMES: Mapping[str, type[_Generic]] = {
     "nelaxtam": _Nelaxtam,
     "elemento": _Elemento,
 }
+
+
+def titler(view: View) -> Callable[[Cell], str] | None:
+    """What gives each square of ``view``'s board its hover title in the locale being
+    rendered, or None in English: the engine's own titles are English."""
+    if i18n.current() == i18n.DEFAULT:
+        return None
+    describe = _GAMES.get(str(view.get("game")), _Generic)(view)
+
+    def title(cell: Cell) -> str:
+        return describe.title(cell) if cell.get("title") else ""
+
+    return title
+
+
+def cell_title(view: View, cell: Cell) -> str:
+    """A square's hover title in the locale being rendered: the engine's own (English) one
+    in English, else the square and what stands there in the reader's words."""
+    title = titler(view)
+    return title(cell) if title is not None else str(cell.get("title") or "")

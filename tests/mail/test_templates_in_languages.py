@@ -170,7 +170,9 @@ def test_the_html_board_s_own_words_are_translated() -> None:
     german, _ = mail("turn_resolved", "elasta", "de")
     assert "Kampflinie (die Stäbe)" in german.html
     assert "vom letzten Zug verändert" in german.html
-    assert "Whites Seite der Kampflinie" in german.html
+    assert "Seite von Weiß an der Kampflinie" in german.html
+    assert 'aria-label="a1, Seite von Weiß; Stab a auf ' in german.html  # the squares' names
+    assert "White's side" not in german.html
     assert ", letzter Zug" in german.html and ", last move" not in german.html
     text, _ = mail("turn_resolved", "epaminondas", "ru")
     assert "Доска Epaminondas, вертикали с " in text.html

@@ -211,3 +211,21 @@ def test_the_play_page_turns_the_board_as_the_players_mails_do(
     with database.transaction() as session:
         session.get_one(Player, bob.id).board_flip = False
     assert top_left(epaminondas) == "a8"
+
+
+def test_the_play_page_names_the_last_move_seats_and_squares_in_the_players_language(
+    app: Flask, database: Database, alice: Client, bob: Client
+) -> None:
+    """Issue 24: Bob, who reads Russian, sees the last move, his seat and every square's
+    title in Russian; Alice's English page keeps the engine's English titles."""
+    game_id = start(alice, bob, "epaminondas", {"board": "8x8"})
+    alice.ok("POST", f"/games/{game_id}/moves", {"turn": 1, "text": "a1-a3"})
+    link = play_link(database, bob, game_id)
+    bob.ok("PATCH", "/players/me", {"language": "ru"})
+    page = app.test_client().get(link).get_data(as_text=True)
+    assert "Последний ход (ход №1): Белые a1-a3" in page and "Last move" not in page
+    assert "Чёрные" in page and "you play Black" not in page
+    assert 'title="a3: белый камень' in page and 'title="a8: чёрный камень"' in page
+    assert "white stone" not in page and "black stone" not in page
+    english = app.test_client().get(play_link(database, alice, game_id)).get_data(as_text=True)
+    assert 'title="a3: white stone' in english and "Last move (turn 1): White a1-a3" in english
