@@ -111,6 +111,7 @@ from engine.errors import (
     PositionError,
     Reason,
     and_list,
+    commas,
     or_list,
 )
 from engine.notation import Board
@@ -756,7 +757,12 @@ class ElementoState(State):
 
     def info_why(self, viewer: int | None = None) -> tuple[Reason, ...]:
         names, game = self.game.seat_names, self.game
-        scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(self.scores))
+        scores = commas(
+            [
+                Reason("ele_seat_score", "{name} {score}", name=names[seat], score=score)
+                for seat, score in enumerate(self.scores)
+            ]
+        )
         lines = [
             Reason(
                 "ele_info_score",
@@ -769,8 +775,10 @@ class ElementoState(State):
             lines.append(
                 Reason(
                     "ele_info_supply",
-                    N_("Supply: Light {light}, Dark {dark}"),
+                    N_("Supply: {light_name} {light}, {dark_name} {dark}"),
+                    light_name=names[0],
                     light=self.supply(0) or "-",
+                    dark_name=names[1],
                     dark=self.supply(1) or "-",
                 )
             )
@@ -780,7 +788,7 @@ class ElementoState(State):
             )
             lines.append(common)
             if self.order:
-                order = ", ".join(names[seat] for seat in self.order)
+                order = commas([Reason.literal(names[seat]) for seat in self.order])
                 lines.append(
                     Reason(
                         "ele_info_order",

@@ -91,6 +91,7 @@ sign_in            ``sign_in_url`` (the signed, expiring link of
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 import textwrap
@@ -103,6 +104,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
 from markupsafe import Markup, escape
 
+from engine.errors import Reason
 from service import i18n, rules
 from service.i18n import N_
 from service.mail.commands import local_word
@@ -223,7 +225,7 @@ def status_in(locale: str, state: Any, seat: int | None, english: str) -> str:
     reason = state.status_reason(seat)
     if locale == i18n.DEFAULT or reason.render() != english:
         return english
-    return str(reason.render(*i18n.translators(locale)))
+    return str(_seats_in(reason, locale).render(*i18n.translators(locale)))
 
 
 def info_in(locale: str, state: Any, seat: int | None, english: Sequence[str]) -> list[str]:
@@ -237,7 +239,7 @@ def info_in(locale: str, state: Any, seat: int | None, english: Sequence[str]) -
     if [reason.render() for reason in reasons] != lines:
         return lines
     translators = i18n.translators(locale)
-    return [str(reason.render(*translators)) for reason in reasons]
+    return [str(_seats_in(reason, locale).render(*translators)) for reason in reasons]
 
 
 def told_in(locale: str, why: Any, english: str) -> str:
@@ -245,7 +247,21 @@ def told_in(locale: str, why: Any, english: str) -> str:
     rendered with the catalogs where it says what ``english`` says, else ``english``."""
     if why is None or locale == i18n.DEFAULT or why.render() != english:
         return english
-    return str(why.render(*i18n.translators(locale)))
+    return str(_seats_in(why, locale).render(*i18n.translators(locale)))
+
+
+def _seats_in(why: Any, locale: str) -> Any:
+    """``why`` with the seat names among its parameters (the engine writes them as the rule
+    books do: "Light", "North") in ``locale``, as the board and the mail's frame name them."""
+    if not isinstance(why, Reason):
+        return why
+    params = {
+        key: seat_name(value, locale) if isinstance(value, str) else _seats_in(value, locale)
+        for key, value in why.params.items()
+    }
+    said = copy.copy(why)  # a subclass (Elasta's padded table labels) stays itself
+    object.__setattr__(said, "params", params)
+    return said
 
 
 def events_in(locale: str, events: Sequence[Any]) -> list[dict[str, Any]]:

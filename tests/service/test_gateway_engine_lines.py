@@ -34,9 +34,10 @@ def test_an_elemento_turn_reaches_a_german_player_in_german_and_stays_english_fo
     speaks(database, BOB, "de")
     send(database, ALICE, a_move(database, game_id, 0), game_id)
     german = text(database, BOB, "opponent_moved")
-    assert "Light hat " in german and " gesetzt" in german, german
-    assert "Punkte: Light 0, Dark 0 (wer zuerst 5 hat, gewinnt)" in german
-    assert "Vorrat: Light " in german
+    assert "Hell hat " in german and " gesetzt" in german, german
+    assert "Punkte: Hell 0, Dunkel 0 (wer zuerst 5 hat, gewinnt)" in german
+    assert "Vorrat: Hell " in german and ", Dunkel " in german
+    assert "Dunkel am Zug" in german  # the seat named as the frame names it: "Alice (Hell)"
     for english in ("placed", "Score:", "Supply:", "first to 5 wins"):
         assert english not in german, (english, german)
     send(database, BOB, a_move(database, game_id, 1), game_id)
