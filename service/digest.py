@@ -10,6 +10,8 @@ gets their held rows released as they were.
 A digest lists each game its held mail was about, seen from the player's own seat as the
 game stands now, with what happened since the oldest held mail of that game and, where the
 player is to act, the game's signed reply address: they get no per-game mail to answer.
+The events are said in the reader's language as the held mails of their turns said them (a
+turn stores its events' English text only, not their reasons).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from service import notify
+from service import i18n, notify
 from service.config import Settings
 from service.db import enqueue
 from service.mail.addresses import make_reply_address
@@ -116,16 +118,20 @@ def _games(
     for row in held:
         if row.game_id is not None and row.game_id not in since:
             since[row.game_id] = row.created_at
+    told = _told(player, held)
     entries = []
     for game_id, oldest in since.items():
         game = session.get_one(Game, game_id)
+        said = told.get(game_id, {})
         entry = notify.game_context(session, settings, game, player, "digest")
         turns = session.scalars(
             select(Turn)
             .where(Turn.game_id == game.id, Turn.resolved_at >= oldest - EVENTS_SLACK)
             .order_by(Turn.number)
         )
-        entry["events"] = [event for turn in turns for event in turn.events]
+        entry["events"] = [
+            event for turn in turns for event in _in_language(turn, said.get(turn.number))
+        ]
         entry["deadline"] = notify.open_deadline(session, game)
         entry["reply_to"] = make_reply_address(
             settings.secret(), settings.mail_domain, game.id, player.id, game.turn
@@ -137,6 +143,41 @@ def _games(
         entries.append(entry)
     entries.sort(key=lambda entry: _most_urgent_first(entry))
     return entries
+
+
+def _told(player: Player, held: Sequence[Outbox]) -> dict[int, dict[int, list[Any]]]:
+    """The events of each turn the held rows tell of, by game and turn, as they were said to
+    the reader (:func:`notify.told_turn`): in their language, where the turn's stored events
+    are English only. Nothing for an English reader: the stored events are theirs."""
+    told: dict[int, dict[int, list[Any]]] = {}
+    if i18n.locale_for(player) == i18n.DEFAULT:
+        return told
+    for row in held:
+        number = notify.told_turn(row)
+        events = (row.context or {}).get("events")
+        if row.game_id is not None and number is not None and isinstance(events, list):
+            told.setdefault(row.game_id, {})[number] = events
+    return told
+
+
+def _in_language(turn: Turn, said: list[Any] | None) -> list[dict[str, Any]]:
+    """The turn's stored events, each with the text ``said`` gave it where ``said`` (a held
+    mail's events of this turn) tells the same events: as many, of the same kinds and seats.
+    Else in English: no held mail tells of this turn (the reader's own move with a short
+    copy, the turn that ended the game). A reader who changed language since the mail was
+    held reads its events as it said them."""
+    events: list[dict[str, Any]] = list(turn.events or [])
+    if said is None or len(said) != len(events):
+        return events
+    pairs = list(zip(events, said, strict=True))
+    if not all(
+        isinstance(told, dict)
+        and isinstance(told.get("text"), str)
+        and (told.get("kind"), told.get("seat")) == (event.get("kind"), event.get("seat"))
+        for event, told in pairs
+    ):
+        return events
+    return [event | {"text": told["text"]} for event, told in pairs]
 
 
 def _urgency(deadline: datetime | None, now: datetime) -> str:

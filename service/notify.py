@@ -951,8 +951,21 @@ def turn_result(
             if seat.player.own_copy == "none":
                 continue
             kind, context = "move_receipt", {"turn": turn, "move": played.parsed}
-        key = f"turn:{game.id}:{turn}:{seat.seat}"
+        key = turn_key(game.id, turn, seat.seat)
         queue_mail(session, kind=kind, to=seat.player, game=game, context=context, key=key)
+
+
+def turn_key(game_id: int, turn: int, seat: int) -> str:
+    """The key of a seat's mail about a resolved turn (:func:`turn_result`)."""
+    return f"turn:{game_id}:{turn}:{seat}"
+
+
+def told_turn(row: Outbox) -> int | None:
+    """The turn a mail of :func:`turn_result` tells of (its key says it), None for another
+    mail. Its ``events`` are that turn's, in the reader's language as of then: a held one
+    gives them to the digest (``service/digest.py``)."""
+    found = re.fullmatch(r"turn:(\d+):(\d+):(\d+)", row.key or "")
+    return int(found[2]) if found is not None and int(found[1]) == row.game_id else None
 
 
 def _orders_of(session: Session, game: Game, turn: int) -> Sequence[Order]:

@@ -15,7 +15,7 @@ from service import digest
 from service.db import Database
 from service.mail import gateway
 from service.mail.models import InboundMessage
-from service.models import Player
+from service.models import Player, Turn
 from tests.service.gateway_kit import (
     game_row,
     inbound,
@@ -226,3 +226,47 @@ def test_the_digest_is_in_the_readers_language(database: Database, code: str, sa
         assert "Du bist am Zug." in text and "Spielseite:" in text
     if code == "ru":
         assert "Ваш ход." in text and "Страница партии:" in text
+
+
+@pytest.mark.parametrize(
+    ("code", "played"),
+    [
+        ("en", "White played a1-a3."),
+        ("de", "Weiß spielte a1-a3."),
+        ("pl", "Białe zagrały a1-a3."),
+    ],
+)
+def test_the_digest_tells_each_turns_events_in_the_readers_language(
+    database: Database, code: str, played: str
+) -> None:
+    """What happened since the held mails is said as they said it: the move Alice mailed
+    reaches Bob's digest in his language, in both games; in English as before."""
+    games = [make_game(database, "epaminondas")[0]]
+    settle(database, BOB, language=code, notify="digest")
+    games.append(make_game(database, "epaminondas")[0])
+    for game_id in games:
+        assert send(database, ALICE, "a1-a3", game_id).status == "processed"
+    with database.transaction() as session:
+        assert digest.send(session, player_id(database, BOB), datetime.now(UTC)) is not None
+    row = mails(database, BOB, "digest")[-1]
+    _, text = answer_to(database, BOB, "digest")
+    assert text.count(f"- {played}") == 2
+    if code != "en":
+        assert "White played" not in text
+    html = next(
+        part.get_content()
+        for part in message_from_string(row.body, policy=policy.default).walk()
+        if part.get_content_type() == "text/html"
+    )
+    assert html.count(f"<li>{played}</li>") == 2
+
+
+def test_a_digest_keeps_a_turns_english_events_when_no_held_mail_tells_the_same() -> None:
+    """Events are taken from a held mail only where it tells the turn's very events (as
+    many, the same kinds and seats); else, as for a turn no held mail tells of, English."""
+    turn = Turn(number=3, events=[{"text": "White played a1-a3.", "kind": "move", "seat": 0}])
+    german = [{"text": "Weiß spielte a1-a3.", "kind": "move", "seat": 0}]
+    assert digest._in_language(turn, german)[0]["text"] == "Weiß spielte a1-a3."
+    assert digest._in_language(turn, None) == turn.events
+    assert digest._in_language(turn, german * 2) == turn.events
+    assert digest._in_language(turn, [german[0] | {"seat": 1}]) == turn.events
