@@ -75,6 +75,7 @@ from service.mail.commands import (
     resignation_doubt,
 )
 from service.mail.typography import normalised
+from service.mail.words import POSITION_LINE_LEADS
 
 __all__ = [
     "LINE_READERS",
@@ -172,11 +173,40 @@ def _our_examples_translated() -> re.Pattern[str]:
     return re.compile("|".join(map(re.escape, sorted(leads, key=len, reverse=True))), re.I)
 
 
+@functools.cache
+def _our_position_lines() -> re.Pattern[str]:
+    """The leads of our position-in-words lines ("Destroyed: ", "O: troops ", "Zerstört: ")
+    in every language: each sentence up to its first literal part with a word in it."""
+    leads = set()
+    for code in i18n.LANGUAGES:
+        catalog = i18n.translations(code)
+        for singular, plural in POSITION_LINE_LEADS:
+            if plural:
+                texts = {catalog.ungettext(singular, plural, n) for n in (1, 2, 5, 21)}
+            else:
+                texts = {catalog.ugettext(singular)}
+            leads |= {lead for text in texts if (lead := _lead_pattern(normalised(text)))}
+    return re.compile("|".join(sorted(leads, key=len, reverse=True)), re.I)
+
+
+def _lead_pattern(template: str) -> str | None:
+    """``template``'s start as a pattern, through its first literal part that holds a word
+    (``%(side)s: troops `` -> ``.+?:\\ troops\\ ``); None if no part holds one."""
+    pattern = ""
+    for i, part in enumerate(re.split(r"%\(\w+\)s", template)):
+        pattern += (".+?" if i else "") + re.escape(part)
+        if re.search(r"[^\W\d_]{4,}", part):
+            return pattern
+    return None
+
+
 def _ours(index: int, text: str, seen: set[str]) -> Line | None:
-    """Our own example line, in any of our languages, should a client's quote have lost its
-    marks: never a move."""
+    """Our own example line or a line of our position in words, in any of our languages,
+    should a client's quote have lost its marks: never a move."""
     if _OUR_EXAMPLES_RE.match(text) or _our_examples_translated().match(text):
         return Line(index, text, "ignored", why=N_("the example moves of our mail"))
+    if _our_position_lines().match(text.strip()):
+        return Line(index, text, "ignored", why=N_("the position in words of our mail"))
     return None
 
 

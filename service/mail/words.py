@@ -48,6 +48,24 @@ error messages name the sides); O and X are letters, the same in every language.
 _TRANSLATED_SEATS = frozenset({"White", "Black", "Red", "Blue", *SEAT_WORDS})
 
 
+POSITION_LINE_LEADS: tuple[tuple[str, str], ...] = (
+    ("%(side)s: stone on %(squares)s (%(num)s).", "%(side)s: stones on %(squares)s (%(num)s)."),
+    ("%(side)s: pawn on %(squares)s (%(num)s).", "%(side)s: pawns on %(squares)s (%(num)s)."),
+    (
+        "%(side)s's side: %(squares)s (%(num)s square).",
+        "%(side)s's side: %(squares)s (%(num)s squares).",
+    ),
+    ("%(side)s: troops %(troops)s (%(num)s).", "%(side)s: troops %(troops)s (%(num)s)."),
+    ("Destroyed: %(squares)s (%(num)s).", ""),
+    ("Destroyed: %(squares)s.", ""),
+    ("Territory: %(parts)s.", ""),
+    ("Quadrants: %(quadrants)s.", ""),
+)
+"""The sentences that begin a line of a position in words and list squares (singular and
+plural, or a text and ""): the reply reader knows them in every language, so that our mail
+pasted under a reply without its quote marks is never read as orders."""
+
+
 def seat_name(english: str, locale: str | None = None) -> str:
     """A seat's name (``State.game.seat_names``) in ``locale`` (else the one rendered):
     records and the chain keep the English one, mails and pages show this."""

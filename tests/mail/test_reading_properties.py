@@ -178,6 +178,17 @@ def damaged(move: str, token: int) -> str:
 @given(replies())
 # A word that is a legal action under a sign-off was once cut as the name under it.
 @example(Drawn("nelaxtam {} None", 14, 1, "hold", "closing above the move", "163 Mail, GB18030"))
+# Our mail pasted below without its marker: its "Destroyed: a6, b6, ..." line is no order.
+@example(
+    Drawn(
+        "nelaxtam {} None",
+        2,
+        0,
+        "1:xe 2:xe 4:xn 5:xs",
+        "Arabic greeting",
+        "pasted below, marker lost",
+    )
+)
 def test_a_legal_move_in_any_clients_reply_is_read_as_exactly_that_move(drawn: Drawn) -> None:
     assert reader(drawn.raw(drawn.move), drawn.position) == ([drawn.move], [])
 
