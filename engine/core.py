@@ -30,7 +30,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, cast
 
 from engine.errors import (
     GAME_ENDED,
@@ -40,16 +40,20 @@ from engine.errors import (
     IllegalMoveError,
     NotationError,
     NotYourTurnError,
+    NTranslate,
     OptionError,
     PositionError,
     Reason,
+    Translate,
 )
 
 __all__ = [
+    "Caption",
     "Cell",
     "Event",
     "Game",
     "Grid",
+    "Legend",
     "Option",
     "Outcome",
     "Resolution",
@@ -318,6 +322,79 @@ class Grid:
             "rows": [[cell.to_json() for cell in row] for row in self.rows],
             "legend": [list(item) for item in self.legend],
         }
+
+
+class Legend(Reason):
+    """A text board's legend (:meth:`State.legend_why`): rows of ``(mark, words)`` entries
+    drawn as a table, ``indent`` spaces in, each column as wide as its widest entry and two
+    spaces (at least its ``widths``, the English layout), in every language. A table wider
+    than ``width`` columns is drawn in blocks of fewer columns, one under the other; the marks
+    stay as the board shows them, only the words are translated.
+
+    >>> legend = Legend("demo", ((("R", Reason("r", "red")), ("o", Reason("p", "point"))),
+    ...     (("B", Reason("b", "blue")),)), widths=(8,))
+    >>> print(legend.render())
+      R red   o point
+      B blue
+    """
+
+    def __init__(
+        self,
+        code: str,
+        rows: tuple[tuple[tuple[str, Reason], ...], ...],
+        /,
+        *,
+        widths: tuple[int, ...] = (),
+        indent: int = 2,
+        width: int = 80,
+    ) -> None:
+        super().__init__(code, "{rows}", rows=rows, widths=widths, indent=indent, width=width)
+
+    def render(self, translate: Translate = N_, ntranslate: NTranslate | None = None) -> str:
+        rows = cast("tuple[tuple[tuple[str, Reason], ...], ...]", self.params["rows"])
+        cells = [
+            [f"{mark} {words.render(translate, ntranslate)}" for mark, words in row] for row in rows
+        ]
+        columns, width = max(len(row) for row in cells), cast("int", self.params["width"])
+        for per_block in range(columns, 0, -1):
+            lines = self._blocks(cells, columns, per_block)
+            if per_block == 1 or max(len(line) for line in lines) <= width:
+                break
+        return "\n".join(lines)
+
+    def _blocks(self, cells: list[list[str]], columns: int, per_block: int) -> list[str]:
+        widths = cast("tuple[int, ...]", self.params["widths"])
+        indent = " " * cast("int", self.params["indent"])
+        lines = []
+        for start in range(0, columns, per_block):
+            block = [
+                row[start : start + per_block] for row in cells if row[start : start + per_block]
+            ]
+            sizes = [
+                max(
+                    [
+                        widths[start + column] if start + column < len(widths) else 0,
+                        *(len(row[column]) + 2 for row in block if column < len(row)),
+                    ]
+                )
+                for column in range(per_block)
+            ]
+            for row in block:
+                line = "".join(cell.ljust(size) for cell, size in zip(row, sizes, strict=False))
+                lines.append((indent + line).rstrip())
+        return lines
+
+
+class Caption(Reason):
+    """A line of words on a text board (a side's name above or below it), centred on the
+    board's ``middle`` column in every language."""
+
+    def __init__(self, code: str, words: Reason, /, *, middle: int) -> None:
+        super().__init__(code, "{words}", words=words, middle=middle)
+
+    def render(self, translate: Translate = N_, ntranslate: NTranslate | None = None) -> str:
+        words = cast("Reason", self.params["words"]).render(translate, ntranslate)
+        return " " * max(0, cast("int", self.params["middle"]) - len(words) // 2) + words
 
 
 @dataclass(frozen=True)
@@ -611,6 +688,13 @@ class State(ABC):
     @abstractmethod
     def grid(self, viewer: int | None = None) -> Grid:
         """The board as cells, for HTML."""
+
+    def legend_why(self, viewer: int | None = None) -> tuple[Reason, ...]:
+        """The words :meth:`ascii` draws around the board (legend lines, captions), each as
+        reasons whose English is exactly as drawn there (the service shows them in the
+        reader's language; the board's marks stay); games with words of their own override
+        this."""
+        return ()
 
     def info(self, viewer: int | None = None) -> tuple[str, ...]:
         """Extra lines under the board (scores, supplies, dice...), in English: each of

@@ -20,6 +20,7 @@ from engine import State
 from service import db, i18n
 from service.mail.boards import changed_squares, reader_view, should_flip
 from service.mail.commands import local_word
+from service.mail.render import ascii_in
 from service.mail.words import seat_name
 from service.models import Game, GameStatus, Player, Step, Turn
 
@@ -81,6 +82,7 @@ def drawn_view(
         moves = [(seat, move) for seat, move in scene.get("last_moves") or ()]
         text = move_line(state.game.seat_names, scene["last_turn"], moves, locale)
     shown = reader_view(view, flip, text, scene["last_squares"])
+    shown["ascii"] = ascii_in(locale, state, seat, shown["ascii"])
     active = scene["status"] == GameStatus.ACTIVE
     names = state.game.seat_names
     shown["offers"] = _offer_lines(names, scene["names"], scene["offers"], active, seat, locale)

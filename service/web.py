@@ -37,6 +37,7 @@ from service.mail.links import read_settings_token
 from service.mail.models import HOLDING, HeldReply, InboundMessage
 from service.mail.render import info_in, render_board_html
 from service.mail.storable import clean_reply
+from service.mail.words import seat_name
 from service.models import BOARD_TEXT, NOTIFY, OWN_COPY, Game, Player, Seat, Turn, utcnow
 from service.wording import options_in_words
 
@@ -123,9 +124,12 @@ def game_page_context(session: Session, game: Game) -> dict[str, Any]:
     # A spectator's view with the last move marked (what changed since the last turn opened,
     # so sealed orders never show), as in the mails.
     view = reader.view_for(session, game, state, None, None)
-    view["info"] = info_in(page_locale(None), state, None, view.get("info") or ())
+    locale = page_locale(None)
+    view["info"] = info_in(locale, state, None, view.get("info") or ())
     turns = session.scalars(select(Turn).where(Turn.game_id == game.id).order_by(Turn.number)).all()
     data = games.summary(session, game, None, state)
+    # The seats as the page's reader names them (the API's summary keeps the English names).
+    data["seats"] = [seat | {"name": seat_name(seat["name"], locale)} for seat in data["seats"]]
     return {
         "game": data,
         "view": view,

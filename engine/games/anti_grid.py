@@ -66,6 +66,7 @@ from engine.core import (
     Event,
     Game,
     Grid,
+    Legend,
     Option,
     Outcome,
     Resolution,
@@ -719,8 +720,11 @@ class AntiGridState(State):
             if y:
                 links = "".join(self._ascii_link(x, y - 1).ljust(4) for x in range(geo.size))
                 lines.append(f"     {links.rstrip()}")
-        lines += [f"     {files}", "", *LEGEND]
+        lines += [f"     {files}", "", *(why.render() for why in self.legend_why(viewer))]
         return "\n".join(lines)
+
+    def legend_why(self, viewer: int | None = None) -> tuple[Reason, ...]:
+        return (LEGEND,)
 
     def _ascii_cell(self, x: int, y: int) -> str:
         """A cell's mark and the horizontal line to its right neighbour, four columns."""
@@ -791,7 +795,22 @@ class AntiGridState(State):
 _MARKS = {RED_POINT: "o", BLUE_POINT: "*", CROSSING: "+"}
 _HORIZONTAL = ("-", "~")
 _VERTICAL = ("|", ":")
-LEGEND = (
-    "  R red pawn   o red point    - | red lines    + crossing (either side rests)",
-    "  B blue pawn  * blue point   ~ : blue lines",
+LEGEND = Legend(
+    "ant_legend",
+    (
+        (
+            ("R", Reason("ant_legend_red_pawn", N_("red pawn"))),
+            ("o", Reason("ant_legend_red_point", N_("red point"))),
+            ("- |", Reason("ant_legend_red_lines", N_("red lines"))),
+            ("+", Reason("ant_legend_crossing", N_("crossing (either side rests)"))),
+        ),
+        (
+            ("B", Reason("ant_legend_blue_pawn", N_("blue pawn"))),
+            ("*", Reason("ant_legend_blue_point", N_("blue point"))),
+            ("~ :", Reason("ant_legend_blue_lines", N_("blue lines"))),
+        ),
+    ),
+    widths=(13, 15, 17),
 )
+"""The text board's legend (``ascii``): the marks, and what they mean in the reader's
+language (English: ``R red pawn   o red point    - | red lines    + crossing ...``)."""

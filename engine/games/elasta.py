@@ -37,7 +37,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from engine.core import Cell, Event, Game, Grid, Outcome, Resolution, State, Termination
+from engine.core import (
+    Caption,
+    Cell,
+    Event,
+    Game,
+    Grid,
+    Legend,
+    Outcome,
+    Resolution,
+    State,
+    Termination,
+)
 from engine.errors import (
     GAME_ENDED,
     N_,
@@ -522,14 +533,18 @@ class ElastaState(State):
         """
         files_line = "        " + "   ".join(FILES)
         edge = "      +" + "-" * 33 + "+"
-        lines = [" " * 17 + "Black (rank 8)", files_line, edge, self._border_row(TOP)]
+        black, white, legend = (why.render() for why in self.legend_why(viewer))
+        lines = [black, files_line, edge, self._border_row(TOP)]
         for rank in range(TOP, 0, -1):
             cells = ["." if rank <= height else "#" for height in self.heights]
             lines.append(f"    {rank} |  " + "   ".join(cells) + f"  | {rank}")
             lines.append(self._border_row(rank - 1))
-        lines += [edge, files_line, " " * 17 + "White (rank 1)"]
-        lines.append("  . White's side   # Black's side   === battle line (stick)")
+        lines += [edge, files_line, white, legend]
         return "\n".join(lines)
+
+    def legend_why(self, viewer: int | None = None) -> tuple[Reason, ...]:
+        """The sides' captions above and below the board, and its legend."""
+        return _LEGEND
 
     def _border_row(self, border: int) -> str:
         marks = ["===" if height == border else "   " for height in self.heights]
@@ -610,6 +625,31 @@ class ElastaState(State):
             "previous": previous,
             "pending": self._pending_json(),
         }
+
+
+def _caption(seat: int) -> Caption:
+    """``Black (rank 8)`` above the board, ``White (rank 1)`` below, centred on it."""
+    rank = TOP if seat == BLACK else 1
+    words = Reason("ela_board_side", N_("{side} (rank {rank})"), side=SEATS[seat], rank=rank)
+    return Caption("ela_board_caption", words, middle=24)
+
+
+_LEGEND = (
+    _caption(BLACK),
+    _caption(WHITE),
+    Legend(
+        "ela_legend",
+        (
+            (
+                (".", Reason("ela_legend_white_side", N_("White's side"))),
+                ("#", Reason("ela_legend_black_side", N_("Black's side"))),
+                ("===", Reason("ela_legend_stick", N_("battle line (stick)"))),
+            ),
+        ),
+        widths=(17, 17),
+    ),
+)
+"""The words of the text board (``ascii``): the captions and the legend."""
 
 
 # -- narration ------------------------------------------------------------------------------

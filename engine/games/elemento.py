@@ -718,24 +718,31 @@ class ElementoState(State):
             )
             if rank == 2:
                 lines.append(rule)
-        lines += [
-            rule,
-            header,
-            "Quadrants G green, Y yellow, R red, B blue (capital: on the dice now).",
-            *self._stone_legend(),
-        ]
+        lines += [rule, header, *(why.render() for why in self.legend_why(viewer))]
         return "\n".join(lines)
 
-    def _stone_legend(self) -> tuple[str, ...]:
-        """How stones are drawn and how a move names them (ELE-18): the board shows light
-        stones as capitals and dark ones as small letters, but a placement never writes a small
-        letter: 2 players write the element only, 3–4 players L or D and the element."""
-        drawn = "Stones F fire, W water, E earth, A air (board: capital light, small dark)."
+    def legend_why(self, viewer: int | None = None) -> tuple[Reason, ...]:
+        """The quadrants' letters, then how stones are drawn and how a move names them
+        (ELE-18): the board shows light stones as capitals and dark ones as small letters, but
+        a placement never writes a small letter: 2 players write the element only, 3–4 players
+        L or D and the element. The letters stay in every language (they are the board's and
+        the notation's)."""
+        quadrants = N_("Quadrants G green, Y yellow, R red, B blue (capital: on the dice now).")
+        drawn = N_("Stones F fire, W water, E earth, A air (board: capital light, small dark).")
         if self.game.players == 2:
-            how = "Place your own colour by element: F@c1; move: b2-b3."
+            how = Reason(
+                "ele_legend_place_2", N_("Place your own colour by element: F@c1; move: b2-b3.")
+            )
         else:
-            how = "Place with L (light) or D (dark) first: LF@c1, DW@d1; move: b2-b3."
-        return (drawn, how)
+            how = Reason(
+                "ele_legend_place_multi",
+                N_("Place with L (light) or D (dark) first: LF@c1, DW@d1; move: b2-b3."),
+            )
+        return (
+            Reason("ele_legend_quadrants", quadrants),
+            Reason("ele_legend_stones", drawn),
+            how,
+        )
 
     def grid(self, viewer: int | None = None) -> Grid:
         rows = []

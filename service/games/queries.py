@@ -152,9 +152,24 @@ def read_action(state: State, seat: int, text: str) -> str:
 def preview(
     session: Session, game_id: int, player: Player, text: Any, locale: str | None = None
 ) -> dict[str, Any]:
-    """The caller's view after this move, stored nowhere. Sealed turns take the other seats'
-    default orders, never their real ones; no dice are rolled. With a ``locale`` (a page), the
-    events and the lines under the board are in that language; else the engine's English."""
+    """The caller's view after this move, stored nowhere (:func:`previewed`). With a
+    ``locale`` (a page), the events and the lines under the board are in that language; else
+    the engine's English."""
+    seat, resolution = previewed(session, game_id, player, text)
+    view = resolution.state.view(seat).to_json()
+    if locale is None:
+        return {"events": [event.to_json() for event in resolution.events], "view": view}
+    from service.mail.render import events_in, info_in  # the mails' words, for a page
+
+    view["info"] = info_in(locale, resolution.state, seat, view["info"])
+    return {"events": events_in(locale, resolution.events), "view": view}
+
+
+def previewed(
+    session: Session, game_id: int, player: Player, text: Any
+) -> tuple[int, engine.Resolution]:
+    """The caller's seat and what this move would do, stored nowhere. Sealed turns take the
+    other seats' default orders, never their real ones; no dice are rolled."""
     if not isinstance(text, str) or not text.strip():
         raise BadRequest("text must be the move or orders, as text")
     game = get(session, game_id)
@@ -172,13 +187,7 @@ def preview(
             resolution = state.play(seat, text)
     except EngineError as error:
         raise from_engine(error) from error
-    view = resolution.state.view(seat).to_json()
-    if locale is None:
-        return {"events": [event.to_json() for event in resolution.events], "view": view}
-    from service.mail.render import events_in, info_in  # the mails' words, for a page
-
-    view["info"] = info_in(locale, resolution.state, seat, view["info"])
-    return {"events": events_in(locale, resolution.events), "view": view}
+    return seat, resolution
 
 
 # -- resolution, deadlines, reminders -----------------------------------------------------

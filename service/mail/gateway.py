@@ -83,6 +83,7 @@ from service.mail.models import (
     InboundMessage,
 )
 from service.mail.reading import Ignored, ignored_line, quoted, read_reply, take_note
+from service.mail.render import ascii_in, events_in
 from service.mail.storable import clean_reply, storable
 from service.mail.words import position_in_words
 from service.models import Email, Game, Outbox, Player, utcnow
@@ -799,16 +800,20 @@ class _Handling:
             headline = say(N_("Conditional moves set"))
             return _Done(command, True, text, headline=headline, shown=shown)
         if kind is Kind.PREVIEW:
-            after = games.preview(session, gid, player, command.argument)
-            events = "".join(f"\n- {e['text']}" for e in after["events"])
-            board = "\n".join(position_in_words(after["view"]))  # issue 21, point 10
-            with i18n.in_locale(locale):  # the words in the player's language (issue 24)
-                board_shown = "\n".join(position_in_words(after["view"]))
+            seat, resolution = games.previewed(session, gid, player, command.argument)
+            view = resolution.state.view(seat).to_json()
+            events = "".join(f"\n- {e.text}" for e in resolution.events)
+            # The events, the words and the board's legend in the player's language (issue
+            # 24); the stored result stays English.
+            events_shown = "".join(f"\n- {e['text']}" for e in events_in(locale, resolution.events))
+            board = "\n".join(position_in_words(view))  # issue 21, point 10
+            with i18n.in_locale(locale):
+                board_shown = "\n".join(position_in_words(view))
             if player.board_text != "words":
-                board += f"\n\n{after['view']['ascii']}"
-                board_shown += f"\n\n{after['view']['ascii']}"
+                board += f"\n\n{view['ascii']}"
+                board_shown += f"\n\n{ascii_in(locale, resolution.state, seat, view['ascii'])}"
             text = f"nothing stored; after it:{events}\n{board}"
-            shown = say(N_("nothing stored; after it:")) + f"{events}\n{board_shown}"
+            shown = say(N_("nothing stored; after it:")) + f"{events_shown}\n{board_shown}"
             headline = say(N_("Preview of %(move)s"), move=command.argument)
             return _Done(command, True, text, headline=headline, shown=shown)
         if kind is Kind.CONFIRM:

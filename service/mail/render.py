@@ -242,6 +242,21 @@ def info_in(locale: str, state: Any, seat: int | None, english: Sequence[str]) -
     return [str(_seats_in(reason, locale).render(*translators)) for reason in reasons]
 
 
+def ascii_in(locale: str, state: Any, seat: int | None, english: str) -> str:
+    """The text board ``english`` (``View.ascii`` of ``state`` for ``seat``, perhaps turned
+    and marked for its reader) with its words in ``locale``: each of the engine's
+    ``legend_why`` (legend lines, captions) rendered with the catalogs where the board shows
+    its English as whole lines; the board's marks and letters stay as they are."""
+    if locale == i18n.DEFAULT:
+        return english
+    translators, text = i18n.translators(locale), english
+    for reason in state.legend_why(seat):
+        said = str(_seats_in(reason, locale).render(*translators))
+        lines = re.compile(rf"^{re.escape(reason.render())}$", re.MULTILINE)
+        text = lines.sub(said.replace("\\", "\\\\"), text)
+    return text
+
+
 def told_in(locale: str, why: Any, english: str) -> str:
     """An engine text (an event's, an outcome's reason) in ``locale``: its ``Reason``
     rendered with the catalogs where it says what ``english`` says, else ``english``."""

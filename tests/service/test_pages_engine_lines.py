@@ -54,3 +54,22 @@ def test_a_preview_on_the_play_page_tells_what_would_happen_in_the_player_s_lang
     set_language(database, alice.id, "de")
     german = web.post(link, data={"move": "a1-a3", "do": "preview"}).get_data(as_text=True)
     assert "Weiß spielte a1-a3." in german and "White played" not in german
+
+
+def test_the_game_page_names_the_seats_in_the_browser_s_language(
+    app: Flask, alice: Client, bob: Client
+) -> None:
+    """The public game page's players table names the seats as the page's reader does; the
+    API's game, data, keeps the engine's English names."""
+    game_id = start(alice, bob, "epaminondas", {"board": "8x8"})
+    web = app.test_client()
+    german = web.get(f"/games/{game_id}", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "<tr><td>Weiß</td>" in german and "<tr><td>Schwarz</td>" in german
+    assert "<tr><td>White</td>" not in german
+    russian = web.get(f"/games/{game_id}", headers={"Accept-Language": "ru"}).get_data(as_text=True)
+    assert "<tr><td>Белые</td>" in russian and "<tr><td>Чёрные</td>" in russian
+    english = web.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "<tr><td>White</td>" in english and "<tr><td>Black</td>" in english
+    headers = {"Authorization": f"Bearer {alice.token}", "Accept-Language": "de"}
+    data = alice.client.get(f"/api/v1/games/{game_id}", headers=headers).get_json()
+    assert [seat["name"] for seat in data["game"]["seats"]] == ["White", "Black"]
