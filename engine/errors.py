@@ -31,7 +31,7 @@ from __future__ import annotations
 import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 __all__ = [
     "N_",
@@ -132,6 +132,44 @@ class Reason:
             for _, name, _, _ in string.Formatter().parse(text)
             if name
         }
+
+    def to_json(self) -> dict[str, Any] | None:
+        """The reason as JSON (:meth:`from_json` reads it back), or None where it holds what
+        JSON cannot say (a list, an error, a reason of its own kind): keep its English then.
+
+        >>> why = Reason("x", Nn_("{n} stone", "{n} stones"), n=2, side=Reason("w", "White"))
+        >>> Reason.from_json(why.to_json()) == why
+        True
+        """
+        if type(self) is not Reason:
+            return None
+        params: dict[str, Any] = {}
+        for key, value in self.params.items():
+            if isinstance(value, Reason):
+                nested = value.to_json()
+                if nested is None:
+                    return None
+                params[key] = {"reason": nested}
+            elif value is None or isinstance(value, str | int | float):
+                params[key] = value
+            else:
+                return None
+        template = self.template
+        return {
+            "code": self.code,
+            "template": list(template) if isinstance(template, Forms) else template,
+            "params": params,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Reason:
+        template = data["template"]
+        params = {
+            key: cls.from_json(value["reason"]) if isinstance(value, Mapping) else value
+            for key, value in data["params"].items()
+        }
+        shape = Forms(*template) if isinstance(template, list) else str(template)
+        return cls(str(data["code"]), shape, **params)
 
     def __str__(self) -> str:
         return self.render()

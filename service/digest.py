@@ -24,10 +24,12 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from engine.errors import Reason
 from service import i18n, notify
 from service.config import Settings
 from service.db import enqueue
 from service.mail.addresses import make_reply_address
+from service.mail.render import told_in
 from service.models import Game, Outbox, Player, Turn
 from service.tasks import Task
 
@@ -129,8 +131,9 @@ def _games(
             .where(Turn.game_id == game.id, Turn.resolved_at >= oldest - EVENTS_SLACK)
             .order_by(Turn.number)
         )
+        locale = i18n.locale_for(player)
         entry["events"] = [
-            event for turn in turns for event in _in_language(turn, said.get(turn.number))
+            event for turn in turns for event in _in_language(turn, said.get(turn.number), locale)
         ]
         entry["deadline"] = notify.open_deadline(session, game)
         entry["reply_to"] = make_reply_address(
@@ -160,13 +163,17 @@ def _told(player: Player, held: Sequence[Outbox]) -> dict[int, dict[int, list[An
     return told
 
 
-def _in_language(turn: Turn, said: list[Any] | None) -> list[dict[str, Any]]:
-    """The turn's stored events, each with the text ``said`` gave it where ``said`` (a held
-    mail's events of this turn) tells the same events: as many, of the same kinds and seats.
-    Else in English: no held mail tells of this turn (the reader's own move with a short
-    copy, the turn that ended the game). A reader who changed language since the mail was
-    held reads its events as it said them."""
-    events: list[dict[str, Any]] = list(turn.events or [])
+def _in_language(
+    turn: Turn, said: list[Any] | None, locale: str = i18n.DEFAULT
+) -> list[dict[str, Any]]:
+    """The turn's stored events in ``locale``: from their stored reasons (``why``, kept since
+    the write path stores them); for a turn stored without, each with the text ``said`` gave
+    it where ``said`` (a held mail's events of this turn) tells the same events: as many, of
+    the same kinds and seats. Else in English."""
+    stored: list[dict[str, Any]] = list(turn.events or [])
+    if locale != i18n.DEFAULT and stored and all("why" in event for event in stored):
+        return [_said_in(event, locale) for event in stored]
+    events = [{k: v for k, v in event.items() if k != "why"} for event in stored]
     if said is None or len(said) != len(events):
         return events
     pairs = list(zip(events, said, strict=True))
@@ -178,6 +185,17 @@ def _in_language(turn: Turn, said: list[Any] | None) -> list[dict[str, Any]]:
     ):
         return events
     return [event | {"text": told["text"]} for event, told in pairs]
+
+
+def _said_in(event: dict[str, Any], locale: str) -> dict[str, Any]:
+    """A stored event, its text said in ``locale`` by its reason where the reason still says
+    the stored English (``render.told_in``), else as stored."""
+    told = {key: value for key, value in event.items() if key != "why"}
+    try:
+        why = Reason.from_json(event["why"])
+    except (KeyError, TypeError, ValueError):  # a row written by hand, say: keep its English
+        return told
+    return told | {"text": told_in(locale, why, str(event.get("text", "")))}
 
 
 def _urgency(deadline: datetime | None, now: datetime) -> str:

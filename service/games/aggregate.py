@@ -568,7 +568,7 @@ class LockedGame:
         state, told = stepping.advance(state, events, self._fair_roll(out))
         if self.turn is not None:
             self.turn.resolved_at, self.turn.resolved_by = now, by
-            self.turn.events = [event.to_json() for event in told]
+            self.turn.events = [stored_event(event) for event in told]
         for event in told:
             self.log(event.kind, event.text, event.seat)
         game.draw_offers = self._standing_offers(state)
@@ -947,3 +947,11 @@ class LockedGame:
             seat, text, parsed, channel, OrderStatus(status), at,
             player_id=player_id, sealed=sealed, receipt=receipt, salt=salt, turn=turn,
         )  # fmt: skip
+
+
+def stored_event(event: Event) -> dict[str, Any]:
+    """A turn's event as its row keeps it: the record's ``text``, ``kind`` and ``seat``, and
+    its reason (``why``) where JSON can hold it, so that a mail written later (the digest)
+    says it in its reader's language. Records and the API show the first three only."""
+    why = event.why.to_json() if event.why is not None else None
+    return event.to_json() | ({"why": why} if why is not None else {})

@@ -420,7 +420,7 @@ def record(session: Session, game: Game, viewer: Player | None) -> dict[str, Any
                 "deadline": turn.deadline.isoformat() if turn.deadline else None,
                 "resolved_at": turn.resolved_at.isoformat() if turn.resolved_at else None,
                 "resolved_by": turn.resolved_by,
-                "events": turn.events,
+                "events": [{k: v for k, v in e.items() if k != "why"} for e in turn.events],
             }
             for turn in turns
         ],

@@ -11,7 +11,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from service import digest
+from service import digest, records
 from service.db import Database
 from service.mail import gateway
 from service.mail.models import InboundMessage
@@ -270,3 +270,26 @@ def test_a_digest_keeps_a_turns_english_events_when_no_held_mail_tells_the_same(
     assert digest._in_language(turn, None) == turn.events
     assert digest._in_language(turn, german * 2) == turn.events
     assert digest._in_language(turn, [german[0] | {"seat": 1}]) == turn.events
+
+
+def test_the_digest_tells_the_readers_own_move_in_their_language_too(database: Database) -> None:
+    """Bob's own move, of which he got only a short receipt (no held mail tells of it), is in
+    his digest in German as well: the turn's row keeps each event's reason, not only its
+    English, while the record keeps the English alone."""
+    from tests.service.test_gateway_engine_lines import a_move
+
+    game_id = make_game(database, "epaminondas")[0]
+    settle(database, BOB, language="de", notify="digest")
+    assert send(database, ALICE, "a1-a3", game_id).status == "processed"
+    own = a_move(database, game_id, 1)
+    assert send(database, BOB, own, game_id).status == "processed"
+    with database.transaction() as session:
+        assert digest.send(session, player_id(database, BOB), datetime.now(UTC)) is not None
+        turns = session.query(Turn).filter(Turn.game_id == game_id).order_by(Turn.number).all()
+        assert all("why" in event for turn in turns[:2] for event in turn.events)
+    _, text = answer_to(database, BOB, "digest")
+    assert "- Weiß spielte a1-a3." in text and f"- Schwarz spielte {own}." in text, text
+    assert " played " not in text
+    with database.transaction() as session:
+        turns_told = records.export(session, game_id)["turns"]
+    assert all(set(event) == {"text", "kind", "seat"} for t in turns_told for event in t["events"])
