@@ -573,7 +573,8 @@ class State(ABC):
         """The outcome of a running game stopped by a league's time cap (issue 25 point 6):
         the rule book's score where it has one (games override this), otherwise a draw."""
         players = len(self.game.seat_names)
-        return Outcome.draw(players, "a draw at the league's time cap (time cap)", Termination.CAP)
+        why = Reason("cap_draw", N_("a draw at the league's time cap (time cap)"))
+        return Outcome.draw(players, why, Termination.CAP)
 
     def chance_outcomes(self) -> tuple[str, ...]:
         """Equally likely outcomes of the chance step due now; empty if none is due."""

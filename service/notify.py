@@ -63,11 +63,12 @@ from service.mail.render import (
     KINDS,
     duration,
     events_in,
+    game_over_in,
     info_in,
     render_email,
     render_subject,
+    result_reason_in,
     status_in,
-    told_in,
 )
 from service.models import Game, GameNote, Order, OrderStatus, Outbox, Player, Turn, utcnow
 from service.reader import drawn_view, forfeit_lines, scene_of, seen_by
@@ -718,9 +719,12 @@ def drawn_values(
         view["status"] = status_in(locale, state, seat, view["status"])
         view["info"] = info_in(locale, state, seat, view.get("info") or ())
         outcome = view.get("outcome")
-        if state.outcome is not None and isinstance(outcome, dict) and "reason" in outcome:
-            english = str(outcome["reason"])
-            view["outcome"] = outcome | {"reason": told_in(locale, state.outcome.why, english)}
+        if isinstance(outcome, dict) and "reason" in outcome:
+            why = state.outcome.why if state.outcome is not None else None
+            told = {key: value for key, value in outcome.items() if key != "why"}
+            view["outcome"] = told | {"reason": result_reason_in(locale, outcome, why)}
+            if state.outcome is None:  # ended off the board: its status line is the result
+                view["status"] = game_over_in(locale, outcome)
     turn, active = scene["turn"], facts["status"] == "active"
     defaults = {"turn": turn, "deadline": scene["deadline"], "commitment": scene["commitment"]}
     return {

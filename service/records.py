@@ -294,7 +294,12 @@ def _store_chain(
     resumed = {"state": run.state.to_json(), "steps": list(data["steps"]), "from_chain": head}
     chain.started(session, game, resumed)
     if game.status != games.ACTIVE:
-        chain.ended(session, game, "move" if run.state.is_over else "import", game.result or {})
+        chain.ended(
+            session,
+            game,
+            "move" if run.state.is_over else "import",
+            games.public_result(game.result) or {},
+        )
 
 
 def _seat_players(session: Session, section: Mapping[str, Any], count: int) -> list[Player]:

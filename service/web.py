@@ -35,7 +35,7 @@ from service.mail import confirmation, gateway
 from service.mail.extract import extract_reply
 from service.mail.links import read_settings_token
 from service.mail.models import HOLDING, HeldReply, InboundMessage
-from service.mail.render import info_in, render_board_html
+from service.mail.render import game_line_in, info_in, render_board_html
 from service.mail.storable import clean_reply
 from service.mail.words import seat_name
 from service.models import BOARD_TEXT, NOTIFY, OWN_COPY, Game, Player, Seat, Turn, utcnow
@@ -156,10 +156,13 @@ def player_page(pid: str) -> Any:
         # Public, but the signed-in player's own page is in the language they chose.
         own = browser_session.get("player") == player.id
         locale = page_locale(player if own else None)
-        return render_template("player.html", locale=locale, **player_page_context(session, player))
+        context = player_page_context(session, player, locale)
+        return render_template("player.html", locale=locale, **context)
 
 
-def player_page_context(session: Session, player: Player) -> dict[str, Any]:
+def player_page_context(
+    session: Session, player: Player, locale: str = i18n.DEFAULT
+) -> dict[str, Any]:
     """What anyone may see of a player: the name, ratings and games (public pages already)."""
     rated = ratings.of_player(session, player.id)
     return {
@@ -167,13 +170,13 @@ def player_page_context(session: Session, player: Player) -> dict[str, Any]:
         "ratings": rated["ratings"],
         "history": rated["history"][:PAGE_HISTORY],
         "systems": {ratings.GLICKO2: "Glicko-2", ratings.OPENSKILL: "OpenSkill"},
-        "active": _games_of(session, player, active=True),
-        "finished": _games_of(session, player, active=False),
+        "active": _games_of(session, player, locale, active=True),
+        "finished": _games_of(session, player, locale, active=False),
         "reliability": reliability.of_player(session, player.id),
     }
 
 
-def _games_of(session: Session, player: Player, active: bool) -> list[dict[str, Any]]:
+def _games_of(session: Session, player: Player, locale: str, active: bool) -> list[dict[str, Any]]:
     status = Game.status == games.ACTIVE
     query = (
         select(Game)
@@ -184,13 +187,14 @@ def _games_of(session: Session, player: Player, active: bool) -> list[dict[str, 
     )
     listed = []
     for game in session.scalars(query):
-        data = games.summary(session, game, None)
+        state = games.state_of(game)
+        data = games.summary(session, game, None, state=state)
         listed.append(
             {
                 "id": game.id,
                 "title": engine.game_class(game.name).title,
                 "opponents": [s["player"] for s in data["seats"] if s["player"]["id"] != player.id],
-                "status_line": data["status_line"],
+                "status_line": game_line_in(locale, state, None if active else game.result),
             }
         )
     return listed

@@ -360,8 +360,10 @@ class ElementoState(State):
     def adjudicate_at_cap(self) -> Outcome:
         """At a league's time cap the points decide (as ELE-12 ends on points)."""
         points = " : ".join(str(score) for score in self.scores)
-        reason = f"points {points} at the league's time cap (time cap)"
-        return Outcome.by_scores(self.scores, reason, Termination.CAP)
+        why = Reason(
+            "ele_cap", N_("points {points} at the league's time cap (time cap)"), points=points
+        )
+        return Outcome.by_scores(self.scores, why, Termination.CAP)
 
     @property
     def outcome(self) -> Outcome | None:

@@ -437,8 +437,13 @@ class NelaxtamState(State):
     def adjudicate_at_cap(self) -> Outcome:
         """At a league's time cap the pieces in controlled groups decide (NEL-11, NEL-14)."""
         o_score, x_score = self.scores()
-        reason = f"O {o_score} : X {x_score} at the league's time cap (time cap)"
-        return Outcome.by_scores((o_score, x_score), reason, Termination.CAP)
+        why = Reason(
+            "nel_cap",
+            N_("O {o} : X {x} at the league's time cap (time cap)"),
+            o=o_score,
+            x=x_score,
+        )
+        return Outcome.by_scores((o_score, x_score), why, Termination.CAP)
 
     def contact(self) -> bool:
         """Whether some X piece is orthogonally adjacent to an O piece (NEL-13)."""

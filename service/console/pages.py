@@ -44,7 +44,7 @@ from service.i18n import N_
 from service.leagues import leagues, ownership
 from service.leagues.page import STATUS_WORDS
 from service.mail.links import read_settings_token
-from service.mail.render import status_in
+from service.mail.render import game_line_in
 from service.models import Game, Player, Seat, utcnow
 
 blueprint = Blueprint("console", __name__, template_folder="../web_templates")
@@ -347,12 +347,16 @@ def _own_games(db_session: Session, player: Player) -> list[dict[str, Any]]:
     )
     listed = []
     for game in db_session.scalars(query):
-        data = games.summary(db_session, game, player)
+        state = games.state_of(game)
+        data = games.summary(db_session, game, player, state=state)
+        running = game.status == games.ACTIVE
         listed.append(
             {
                 "id": game.id,
                 "status": game.status,
-                "status_line": data["status_line"],
+                "status_line": game_line_in(
+                    i18n.current(), state, None if running else game.result
+                ),
                 "yours": data["you"] in data["to_act"] and data["you"] not in data["submitted"],
                 "deadline": data["deadline"],
             }
@@ -497,13 +501,12 @@ def _target_values(db_session: Session, player: Player, scope: str, target: int)
         ownership.check_game(db_session, player, target)
         game = games.get(db_session, target)
         state = games.state_of(game)
-        line = games.summary(db_session, game, None, state=state)["status_line"]
         return {
             "row": desk.game_row(db_session, game, utcnow()),
             # the engine's words in the page's language (a finished game's line stays as is)
-            "status_line": status_in(i18n.current(), state, None, line)
-            if game.status == games.ACTIVE
-            else line,
+            "status_line": game_line_in(
+                i18n.current(), state, None if game.status == games.ACTIVE else game.result
+            ),
             "running": game.status == games.ACTIVE,
             "actions": actions.GAME_ACTIONS,
             "seats": actions.seat_choices(db_session, target),

@@ -10,7 +10,7 @@ caller hands the events to :mod:`service.games.consequences` once the rows are w
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, joinedload, with_expression
 import engine
 import service.games.stepping as stepping  # not via the package, which imports this module
 from engine import EngineError, Event, Outcome, State
+from engine.errors import Nn_, Reason
 from service import chain, clock, receipts
 from service.db import work_of
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, from_engine
@@ -152,9 +153,22 @@ def keep_turn(session: Session, turn: Turn | None) -> None:
         work_of(session).turns[(turn.game_id, turn.number)] = turn
 
 
-def losing(game: Game, seat: int, reason: str) -> Outcome:
+def losing(game: Game, seat: int, why: Reason) -> Outcome:
     """The seat loses; with more than two seats the others share first place."""
-    return Outcome(tuple(2 if s == seat else 1 for s in range(game.players)), reason)
+    places = tuple(2 if s == seat else 1 for s in range(game.players))
+    return Outcome(places, why.render(), why=why)
+
+
+def stored_result(outcome: Outcome) -> dict[str, Any]:
+    """A game's result as its row keeps it: the outcome's JSON and its reason (``why``) where
+    JSON can hold it, so that a page or mail says it in its reader's language."""
+    why = outcome.why.to_json() if outcome.why is not None else None
+    return outcome.to_json() | ({"why": why} if why is not None else {})
+
+
+def public_result(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A stored result as records, the chain and the API show it: without its ``why``."""
+    return None if result is None else {k: v for k, v in result.items() if k != "why"}
 
 
 def lock_row(session: Session, game_id: int) -> Game:
@@ -500,8 +514,10 @@ class LockedGame:
             if not due:
                 return None
             seat = state.to_act[0]
-            reason = f"{state.game.seat_names[seat]} lost on time"
-            return self.finish(losing(game, seat, reason), now, ResolvedBy.TIME)
+            why = Reason(
+                "lost_on_time", N_("{name} lost on time"), name=state.game.seat_names[seat]
+            )
+            return self.finish(losing(game, seat, why), now, ResolvedBy.TIME)
         if not (self.ready() or due):
             return None
         missing = [seat for seat in state.to_act if seat not in state.submitted()]
@@ -509,10 +525,16 @@ class LockedGame:
         for seat in state.to_act:
             game.seats[seat].missed = game.seats[seat].missed + 1 if seat in missing else 0
             if forfeit_after and game.seats[seat].missed >= forfeit_after:
-                reason = (
-                    f"{state.game.seat_names[seat]} forfeited after {forfeit_after} missed turns"
+                why = Reason(
+                    "forfeited",  # English says "turns" whatever the count
+                    Nn_(
+                        "{name} forfeited after {n} missed turns",
+                        "{name} forfeited after {n} missed turns",
+                    ),
+                    name=state.game.seat_names[seat],
+                    n=forfeit_after,
                 )
-                return self.finish(losing(game, seat, reason), now, ResolvedBy.FORFEIT)
+                return self.finish(losing(game, seat, why), now, ResolvedBy.FORFEIT)
         current = self.session.scalars(
             select(Order)
             .where(
@@ -636,7 +658,11 @@ class LockedGame:
             turn.resolved_at, turn.resolved_by = now, by
             turn.events = [Event(outcome.reason, "end").to_json()]
         self._retire_all(OrderStatus.VOID)
-        game.status, game.result, game.finished_at = GameStatus.FINISHED, outcome.to_json(), now
+        game.status, game.result, game.finished_at = (
+            GameStatus.FINISHED,
+            stored_result(outcome),
+            now,
+        )
         self.log("end", f"Game over: {outcome.result} ({outcome.reason})")
         return [GameEnded(game.turn, outcome, by, state, now)]
 
@@ -651,8 +677,8 @@ class LockedGame:
     def resign(self, player: Player, now: datetime) -> Events:
         seat = seated(self.game, player)
         state = self._active()
-        reason = f"{state.game.seat_names[seat]} resigned"
-        return self.finish(losing(self.game, seat, reason), now, ResolvedBy.RESIGN)
+        why = Reason("resigned", N_("{name} resigned"), name=state.game.seat_names[seat])
+        return self.finish(losing(self.game, seat, why), now, ResolvedBy.RESIGN)
 
     def draw(self, player: Player, action: str, now: datetime) -> Events:
         """``offer``, ``accept``, ``decline`` or ``withdraw`` a draw (see ``games.draw``)."""
@@ -684,7 +710,8 @@ class LockedGame:
         verb = "offered" if action == "offer" and not others else "accepted"
         self.log("draw", f"{name} {verb} a draw", seat)
         if len(game.draw_offers) == game.players:
-            outcome = Outcome.draw(game.players, "draw by agreement")
+            agreed = Reason("draw_by_agreement", N_("draw by agreement"))
+            outcome = Outcome.draw(game.players, agreed)
             return self.finish(outcome, now, ResolvedBy.DRAW)
         return [DrawNews(player, seat, f"{verb} a draw", tuple(offers))]
 

@@ -24,6 +24,7 @@ from service.errors import BadRequest, Forbidden, NotFound, from_engine
 from service.games.aggregate import (
     current_turn,
     game_over,
+    public_result,
     result_text,
     seat_of,
     seated,
@@ -318,7 +319,7 @@ def summary(
         "status_line": (
             f"Game over: {result_text(game)}" if game.status != ACTIVE else state.status()
         ),
-        "result": game.result,
+        "result": public_result(game.result),
         "commitment": game.commitment,
     }
 
@@ -405,7 +406,7 @@ def record(session: Session, game: Game, viewer: Player | None) -> dict[str, Any
             {"seat": s.seat, "player": s.player.name, "player_id": s.player_id} for s in game.seats
         ],
         "status": game.status,
-        "result": game.result,
+        "result": public_result(game.result),
         "time_control": game.time_control,
         "created_at": game.created_at.isoformat(),
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,

@@ -228,6 +228,37 @@ def status_in(locale: str, state: Any, seat: int | None, english: str) -> str:
     return str(_seats_in(reason, locale).render(*i18n.translators(locale)))
 
 
+def game_line_in(locale: str, state: Any, result: Mapping[str, Any] | None) -> str:
+    """A game's line in a list of games, in ``locale``: its status line while it runs
+    (``result`` None), else "Game over: 1-0 (White crossed (EPA-9))", the engine's reason
+    in the reader's words where the engine ended it."""
+    if result is None:
+        return status_in(locale, state, None, state.status())
+    return game_over_in(locale, result, state.outcome.why if state.outcome else None)
+
+
+def game_over_in(locale: str, result: Mapping[str, Any], why: Any = None) -> str:
+    """ "Game over: 0-1 (White resigned)" in ``locale``, of a game's stored ``result``."""
+    return i18n.gettext(
+        locale,
+        "Game over: %(result)s (%(reason)s)",
+        result=result.get("result", "?"),
+        reason=result_reason_in(locale, result, why),
+    )
+
+
+def result_reason_in(locale: str, result: Mapping[str, Any], why: Any = None) -> str:
+    """Why a game ended (a stored ``result``'s ``reason``) in ``locale``: by ``why``, else by
+    the reason the result keeps (``games.aggregate.stored_result``), else as stored."""
+    english = str(result.get("reason", ""))
+    if why is None and isinstance(result.get("why"), Mapping):
+        try:
+            why = Reason.from_json(result["why"])
+        except (KeyError, TypeError, ValueError):  # a row written by hand: its English
+            why = None
+    return told_in(locale, why, english)
+
+
 def info_in(locale: str, state: Any, seat: int | None, english: Sequence[str]) -> list[str]:
     """The lines under the board of ``state`` as ``seat`` sees them, in ``locale``: the
     engine's ``info_why`` rendered with the catalogs where they say what ``english`` (the

@@ -293,3 +293,32 @@ def test_the_digest_tells_the_readers_own_move_in_their_language_too(database: D
     with database.transaction() as session:
         turns_told = records.export(session, game_id)["turns"]
     assert all(set(event) == {"text", "kind", "seat"} for t in turns_told for event in t["events"])
+
+
+@pytest.mark.parametrize(
+    ("code", "over"),
+    [
+        ("en", "Epaminondas #1 is over: 0-1, White resigned."),
+        ("de", "Epaminondas #1 ist zu Ende: 0-1, Weiß hat aufgegeben."),
+        ("ru", "Белые: сдача партии"),
+    ],
+)
+def test_a_game_ended_off_the_board_is_told_in_the_readers_language(
+    database: Database, code: str, over: str
+) -> None:
+    """A resignation's reason is the service's, not the engine's: the game's row keeps it as a
+    reason, so the game-over mail and the player's page say it in their reader's words, while
+    the record and the API keep the English."""
+    from tests.service.test_gateway_engine_texts import speaks
+    from tests.service.test_gateway_engine_texts import text as mail_text
+
+    game_id = make_game(database, "epaminondas")[0]
+    speaks(database, BOB, code)
+    assert send(database, ALICE, "resign", game_id).status == "processed"
+    told = " ".join(mail_text(database, BOB, "game_over").split())
+    assert over in told, told
+    if code != "en":  # the record under it is data: its tags stay English, as PGN's do
+        assert "resigned" not in told.replace('"White resigned"]', "")
+    with database.transaction() as session:
+        result = records.export(session, game_id)["result"]
+    assert result["reason"] == "White resigned" and "why" not in result

@@ -73,3 +73,20 @@ def test_the_game_page_names_the_seats_in_the_browser_s_language(
     headers = {"Authorization": f"Bearer {alice.token}", "Accept-Language": "de"}
     data = alice.client.get(f"/api/v1/games/{game_id}", headers=headers).get_json()
     assert [seat["name"] for seat in data["game"]["seats"]] == ["White", "Black"]
+
+
+def test_a_players_page_lists_games_in_the_browser_s_language(
+    app: Flask, alice: Client, bob: Client
+) -> None:
+    """Running games by their status line, ended ones by their result, the reason a
+    resignation gives included, in the page's language; in English as before."""
+    running = start(alice, bob, "epaminondas", {"board": "8x8"})
+    ended = start(alice, bob, "epaminondas", {"board": "8x8"})
+    alice.ok("POST", f"/games/{ended}/resign")
+    web = app.test_client()
+    page = f"/players/{bob.id}"
+    german = unescape(web.get(page, headers={"Accept-Language": "de"}).get_data(as_text=True))
+    assert f"#{running}" in german and "Weiß am Zug" in german, german
+    assert "(Weiß hat aufgegeben)" in german and "White resigned" not in german
+    english = unescape(web.get(page).get_data(as_text=True))
+    assert "Game over: 0-1 (White resigned)" in english and "White to move" in english
