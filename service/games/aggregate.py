@@ -820,9 +820,9 @@ class LockedGame:
     def correct_result(self, actor: str, outcome: Outcome, why: str) -> Events:
         """A director corrects the result of a finished game."""
         before = (self.game.result or {}).get("result")
-        self.game.result = outcome.to_json()
+        self.game.result = stored_result(outcome)
         self.log("corrected", f"Result corrected from {before} to {outcome.result}: {why}")
-        detail = {"result": self.game.result, "reason": why}
+        detail = {"result": outcome.to_json(), "reason": why}
         return [self._acted(actor, DirectorAct.CORRECT_RESULT, detail)]
 
     def void(self, actor: str, why: str, now: datetime) -> Events:

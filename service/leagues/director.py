@@ -19,6 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import Outcome, Termination
+from engine.errors import Reason
 from service import games, notify, players
 from service.db import enqueue
 from service.errors import BadRequest, Conflict, Unprocessable
@@ -275,7 +276,8 @@ def set_result(
             choices=", ".join(FORFEIT_KINDS),
             given=repr(forfeit),
         )
-    outcome = Outcome(tuple(places), f"result set by the director: {why}", Termination.ADJUDICATION)
+    said = Reason("director_set", N_("result set by the director: {why}"), why=why)
+    outcome = Outcome(tuple(places), said.render(), Termination.ADJUDICATION, said)
     league = _league_of(session, game)
     if game.status == GameStatus.ACTIVE:
         action = N_("set the result")
@@ -284,9 +286,8 @@ def set_result(
         games.apply(session, aggregate, events, now)
     elif game.status == GameStatus.FINISHED:
         action = N_("corrected the result")
-        outcome = Outcome(
-            tuple(places), f"result corrected by the director: {why}", Termination.ADJUDICATION
-        )
+        said = Reason("director_corrected", N_("result corrected by the director: {why}"), why=why)
+        outcome = Outcome(tuple(places), said.render(), Termination.ADJUDICATION, said)
         events = aggregate.correct_result(_actor_name(actor), outcome, why)
         games.apply(session, aggregate, events, now)
         row = session.scalar(select(Pairing).where(Pairing.game_id == game.id))
@@ -422,9 +423,8 @@ def withdraw(
             continue
         seat = row.entries.index(entry.id)
         places = tuple(2 if s == seat else 1 for s in range(aggregate.game.players))
-        outcome = Outcome(
-            places, f"{entry.player.name} withdrew from the league", Termination.WITHDRAWAL
-        )
+        said = Reason("withdrew", N_("{name} withdrew from the league"), name=entry.player.name)
+        outcome = Outcome(places, said.render(), Termination.WITHDRAWAL, said)
         games.finish(session, aggregate, outcome, ResolvedBy.WITHDRAWAL, now)
     audit(session, actor, "withdraw", why, league.id, detail={"player": entry.player_id})
     enqueue(session, Task.LEAGUE_ADVANCE, league.id)
