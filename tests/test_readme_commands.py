@@ -30,20 +30,23 @@ def test_ci_runs_readmes_test_command_exactly_as_written_in_a_bare_clone_and_fre
     assert test in lines, "CI must run README's test command as written"
     steps = [
         "readme_tests_in_a_bare_clone() {",
-        'outside="$(mktemp -d)"',
-        'clone="$outside/pbem"',
+        'local clone="$1/pbem"',
         'git clone --quiet "$PWD" "$clone"',
         'cd "$clone"',
         "fresh_venv",
         "source .venv/bin/activate",
         test,
+        'outside="$(mktemp -d)"',
+        'readme_tests_in_a_bare_clone "$outside" >"$outside/bare.log" 2>&1 &',
     ]
     at = [lines.index(step) for step in steps]
     assert at == sorted(at), "the test command must run in the bare clone's own fresh venv"
     assert "python3 -m venv .venv" in ci
-    called = lines.index("readme_tests_in_a_bare_clone")
-    required = lines.index("export PBEM_REQUIRE_OUTSIDE_MATERIAL=1")
-    assert called < required < lines.index("python3 -m pytest --run-slow -m outside_material")
+    # This checkout's checks run beside it; a failure of either fails CI.
+    required = "PBEM_REQUIRE_OUTSIDE_MATERIAL=1 python3 -m pytest --run-slow -m outside_material"
+    assert lines.index("checks_in_this_checkout() {") < lines.index(required)
+    assert lines.index("checks_in_this_checkout &") > at[-1]
+    assert lines[-1] == '[ "$bare_status" -eq 0 ] && [ "$checks" -eq 0 ]'
 
 
 def _requirement_name(requirement: str) -> str:
