@@ -401,7 +401,8 @@ FIVE = [
 def play_randomly(database: db.Database, game_id: int, seats: list[int], turns: int) -> None:
     """Random legal moves through ``games.submit``, every seat that owes one in each turn but
     in the third of a sealed game, whose deadline passes with the second seat's missing."""
-    rng = random.Random(f"replay-{game_id}")
+    with database.transaction() as session:  # the same game whatever ids the run gave out
+        rng = random.Random(f"replay-{games.get(session, game_id).name}")
     for number in range(turns):
         with database.transaction() as session:
             game = games.get(session, game_id)

@@ -298,8 +298,8 @@ def test_the_digest_tells_the_readers_own_move_in_their_language_too(database: D
 @pytest.mark.parametrize(
     ("code", "over"),
     [
-        ("en", "Epaminondas #1 is over: 0-1, White resigned."),
-        ("de", "Epaminondas #1 ist zu Ende: 0-1, Weiß hat aufgegeben."),
+        ("en", "is over: 0-1, White resigned."),
+        ("de", "ist zu Ende: 0-1, Weiß hat aufgegeben."),
         ("ru", "Белые: сдача партии"),
     ],
 )
