@@ -17,6 +17,7 @@ import pytest
 from engine import registry
 from engine.core import Event, State
 from service.mail.render import events_in, info_in
+from tests.mail.test_engine_texts_in_languages import random_step
 
 GAMES = ("epaminondas", "anti-grid", "elasta", "elemento", "nelaxtam")
 READERS = ("de", "ru", "pl")
@@ -44,15 +45,7 @@ def playout(name: str, seed: int, players: int | None = None) -> tuple[list[Even
     for _ in range(400):
         if state.outcome is not None:
             break
-        if outcomes := state.chance_outcomes():
-            resolution = state.apply_chance(rng.choice(outcomes))
-        elif state.simultaneous:
-            for seat in state.to_act:
-                state = state.submit(seat, state.random_action(seat, rng))
-            resolution = state.resolve()
-        else:
-            seat = state.to_act[0]
-            resolution = state.play(seat, state.random_action(seat, rng))
+        resolution = random_step(state, rng)
         events += resolution.events
         state = resolution.state
         states.append(state)

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from engine import registry
-from engine.core import Event, Outcome, State
+from engine.core import Event, Outcome, Resolution, State
 from service.mail.render import events_in, told_in
 
 GAMES = ("epaminondas", "anti-grid", "elasta")
@@ -26,6 +26,19 @@ ENGLISH = re.compile(
 """Words of the engine's English texts that no translation keeps."""
 
 
+def random_step(state: State, rng: random.Random) -> Resolution:
+    """One random step of a running game: the dice due, every seat's sealed orders, or the
+    mover's move."""
+    if outcomes := state.chance_outcomes():
+        return state.apply_chance(rng.choice(outcomes))
+    if state.simultaneous:
+        for seat in state.to_act:
+            state = state.submit(seat, state.random_action(seat, rng))
+        return state.resolve()
+    seat = state.to_act[0]
+    return state.play(seat, state.random_action(seat, rng))
+
+
 def playout(name: str, seed: int) -> tuple[list[Event], Outcome]:
     """Every event of a seeded random game of ``name``, and how it ended."""
     rng = random.Random(seed)
@@ -34,15 +47,7 @@ def playout(name: str, seed: int) -> tuple[list[Event], Outcome]:
     for _ in range(5000):
         if state.outcome is not None:
             return events, state.outcome
-        if outcomes := state.chance_outcomes():
-            resolution = state.apply_chance(rng.choice(outcomes))
-        elif state.simultaneous:
-            for seat in state.to_act:
-                state = state.submit(seat, state.random_action(seat, rng))
-            resolution = state.resolve()
-        else:
-            seat = state.to_act[0]
-            resolution = state.play(seat, state.random_action(seat, rng))
+        resolution = random_step(state, rng)
         events += resolution.events
         state = resolution.state
     raise AssertionError(f"{name}: no end")

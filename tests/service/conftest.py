@@ -87,6 +87,19 @@ def database(settings: Settings) -> Iterator[db.Database]:
 
 
 @pytest.fixture
+def cli_env(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The environment a ``pbem`` command run by ``CliRunner`` reads (this run's database and
+    toy games), its tasks run inline as the app's do."""
+    configure = db.configure
+    monkeypatch.setattr(db, "configure", lambda given: configure(given, dispatch=run_inline))
+    return {
+        "DATABASE_URL": settings.database_url,
+        "PBEM_VAR_DIR": str(settings.var_dir),
+        "PBEM_GAME_MODULES": TOYS,
+    }
+
+
+@pytest.fixture
 def app(database: db.Database) -> Flask:
     from service.app import create_app
 

@@ -9,19 +9,17 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from service import db, players
+from service import players
 from service.cli import main
-from service.config import Settings
 from service.db import Database
 from service.leagues import leagues
 from service.leagues import tasks as league_tasks
 from service.leagues.models import Entry, League
 from service.models import Game, utcnow
-from tests.service.conftest import TOYS, Client, new_player, run_inline
+from tests.service.conftest import Client, new_player
 from tests.service.gateway_kit import latest, mails, reply, text_of
 from tests.service.test_gateway_flow import send
 from tests.service.test_leagues_api import games_of, league
@@ -176,21 +174,11 @@ def test_a_director_sets_the_days_on_the_audit_log(admin: Client, alice: Client)
 
 
 def test_a_director_sets_both_limits_from_the_command_line(
-    database: Database,
-    admin: Client,
-    settings: Settings,
-    monkeypatch: pytest.MonkeyPatch,
+    database: Database, admin: Client, cli_env: dict[str, str]
 ) -> None:
-    env = {
-        "DATABASE_URL": settings.database_url,
-        "PBEM_VAR_DIR": str(settings.var_dir),
-        "PBEM_GAME_MODULES": TOYS,
-    }
-    configure = db.configure
-    monkeypatch.setattr(db, "configure", lambda given: configure(given, dispatch=run_inline))
     args = ["league", "create", "Short Cup", "--game", "countdown"]
     args += ["--invitation-days", "4", "--max-game-days", "60"]
-    result = CliRunner().invoke(main, args, env=env)
+    result = CliRunner().invoke(main, args, env=cli_env)
     assert result.exit_code == 0, result.output
     with database.transaction() as session:
         made = session.get_one(League, int(result.output))

@@ -12,12 +12,11 @@ from click.testing import CliRunner
 from flask import Flask
 from sqlalchemy import func, select
 
-from service import db, players
+from service import players
 from service.cli import main
-from service.config import Settings
 from service.db import Database
 from service.leagues.models import AuditEntry
-from tests.service.conftest import TOYS, Client, new_player, run_inline
+from tests.service.conftest import Client, new_player
 
 
 def director(app: Flask, database: Database, name: str) -> Client:
@@ -150,31 +149,19 @@ CLI_TOOLS = [
 
 
 def test_a_foreign_director_is_refused_by_every_league_command(
-    database: Database,
-    admin: Client,
-    tess: Client,
-    tom: Client,
-    settings: Settings,
-    monkeypatch: pytest.MonkeyPatch,
+    database: Database, admin: Client, tess: Client, tom: Client, cli_env: dict[str, str]
 ) -> None:
     league = tess_league(admin, tess)
     ids = {"league": str(league["id"]), "game": str(league["rounds"][0]["games"][0]["game"])}
-    env = {
-        "DATABASE_URL": settings.database_url,
-        "PBEM_VAR_DIR": str(settings.var_dir),
-        "PBEM_GAME_MODULES": TOYS,
-    }
-    configure = db.configure
-    monkeypatch.setattr(db, "configure", lambda given: configure(given, dispatch=run_inline))
     before = audit_count(database)
     for tool in CLI_TOOLS:
         args = ["league", "--by", "tom@example.org", *(a.format(**ids) for a in tool)]
-        result = CliRunner().invoke(main, args, env=env)
+        result = CliRunner().invoke(main, args, env=cli_env)
         assert result.exit_code == 2, (tool, result.output)
         assert "error: Tom does not direct league" in result.output, (tool, result.output)
     assert audit_count(database) == before
     args = ["league", "--by", "tess@example.org", "add-director", ids["league"], "tom@example.org"]
-    assert CliRunner().invoke(main, args, env=env).exit_code == 0
+    assert CliRunner().invoke(main, args, env=cli_env).exit_code == 0
     args = ["league", "--by", "tom@example.org", "pause", "--game", ids["game"], "--reason", "ok"]
-    result = CliRunner().invoke(main, args, env=env)
+    result = CliRunner().invoke(main, args, env=cli_env)
     assert result.exit_code == 0, result.output

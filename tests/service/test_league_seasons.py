@@ -12,14 +12,13 @@ from click.testing import CliRunner
 from flask import Flask
 from sqlalchemy import select
 
-from service import db, games, players
+from service import games, players
 from service.cli import main
-from service.config import Settings
 from service.db import Database
 from service.leagues import leagues, seasons
 from service.leagues.models import League, Pairing
 from service.models import Game, Outbox, Player
-from tests.service.conftest import TOYS, Client, run_inline
+from tests.service.conftest import Client
 
 SETTINGS: dict[str, Any] = {
     "game": "countdown",
@@ -167,21 +166,14 @@ def test_refusals_say_why(database: Database, td: Client, alice: Client) -> None
 
 
 def test_the_command_line_makes_the_next_season(
-    database: Database, td: Client, settings: Settings, monkeypatch: pytest.MonkeyPatch
+    database: Database, td: Client, cli_env: dict[str, str]
 ) -> None:
     upper = finished_division(database, td, "A", low_wins=True)
     lower = finished_division(database, td, "B", low_wins=True)
-    env = {
-        "DATABASE_URL": settings.database_url,
-        "PBEM_VAR_DIR": str(settings.var_dir),
-        "PBEM_GAME_MODULES": TOYS,
-    }
-    configure = db.configure
-    monkeypatch.setattr(db, "configure", lambda given: configure(given, dispatch=run_inline))
     args = ["league", "--by", "td@example.org", "next-season", str(upper), str(lower)]
-    result = CliRunner().invoke(main, [*args, "--promote", "2", "--relegate", "1"], env=env)
+    result = CliRunner().invoke(main, [*args, "--promote", "2", "--relegate", "1"], env=cli_env)
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0].endswith("A → season 2  (5 invited)")
     assert result.output.splitlines()[1].endswith("B → season 2  (3 invited)")
-    again = CliRunner().invoke(main, [*args, "--reason", "twice"], env=env)
+    again = CliRunner().invoke(main, [*args, "--reason", "twice"], env=cli_env)
     assert again.exit_code == 2 and "already has its next season" in again.output

@@ -9,16 +9,13 @@ from email.message import EmailMessage
 from email.policy import default
 from typing import Any
 
-import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from service import db
 from service.cli import main
-from service.config import Settings
 from service.db import Database
 from service.models import Outbox
-from tests.service.conftest import TOYS, Client, new_player, run_inline
+from tests.service.conftest import Client, new_player
 
 POSITION = "BBBBBBBB/8/8/8/8/8/8/WWWWWWWW w"
 """Epaminondas 8x8 with one row each: a themed start no game reaches from the usual one."""
@@ -87,30 +84,18 @@ def test_a_player_may_not_and_a_bad_position_is_explained(
 
 
 def test_the_command_line_creates_a_game_from_a_position(
-    database: Database,
-    admin: Client,
-    alice: Client,
-    bob: Client,
-    settings: Settings,
-    monkeypatch: pytest.MonkeyPatch,
+    database: Database, admin: Client, alice: Client, bob: Client, cli_env: dict[str, str]
 ) -> None:
-    env = {
-        "DATABASE_URL": settings.database_url,
-        "PBEM_VAR_DIR": str(settings.var_dir),
-        "PBEM_GAME_MODULES": TOYS,
-    }
-    configure = db.configure
-    monkeypatch.setattr(db, "configure", lambda given: configure(given, dispatch=run_inline))
     args = ["game", "create", "epaminondas", "alice@example.org", "bob@example.org"]
     args += ["--by", "ada@example.org", "-o", "board=8x8", "--position", POSITION, "--days", "3"]
-    result = CliRunner().invoke(main, args, env=env)
+    result = CliRunner().invoke(main, args, env=cli_env)
     assert result.exit_code == 0, result.output
     game_id = int(result.output.strip())
     assert admin.ok("GET", f"/games/{game_id}/record")["start_position"] == POSITION
-    bad = CliRunner().invoke(main, [*args[:-4], "--position", "nonsense"], env=env)
+    bad = CliRunner().invoke(main, [*args[:-4], "--position", "nonsense"], env=cli_env)
     assert bad.exit_code == 2 and "error: bad position 'nonsense'" in bad.output
     by_player = [*args[:5], "--by", "alice@example.org", "--position", POSITION, "-o", "board=8x8"]
-    refused = CliRunner().invoke(main, by_player, env=env)
+    refused = CliRunner().invoke(main, by_player, env=cli_env)
     assert refused.exit_code == 2 and "directors and admins" in refused.output
 
 
